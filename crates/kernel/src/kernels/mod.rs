@@ -1,0 +1,135 @@
+//! Positive-definite kernels behind one trait.
+//!
+//! Points are rows: a batch of `n` points in dimension `d` is an `n x d` array. Every checked
+//! method validates its inputs (finite values, matching dimensions) once per call and then
+//! runs an unchecked inner loop.
+
+mod lengthscales;
+mod linear;
+mod matern;
+mod precomputed;
+mod squared_exponential;
+
+pub use lengthscales::Lengthscales;
+pub use linear::Linear;
+pub use matern::{Matern, MaternNu};
+pub use precomputed::Precomputed;
+pub use squared_exponential::SquaredExponential;
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+
+use crate::error::{KernelError, ensure_finite};
+
+/// A positive-definite kernel `k: X x X -> R`.
+///
+/// Implementors provide [`Kernel::value_unchecked`] and, when their inputs are restricted,
+/// [`Kernel::validate_point`]; the batch methods are provided and validate their inputs.
+pub trait Kernel: Send + Sync + std::fmt::Debug {
+    /// The input dimension when the kernel fixes one (per-dimension lengthscales, a
+    /// precomputed kernel over arm indices), `None` when any dimension is accepted.
+    fn input_dim(&self) -> Option<usize>;
+
+    /// `sup_x k(x, x)`, when it is finite: the bound `k(x, x) <= sup_diag` that regret and
+    /// sensitivity analyses use. `None` for kernels that are unbounded (linear).
+    fn sup_diag(&self) -> Option<f64>;
+
+    /// `k(x, y)` without validation. Callers must have validated both points.
+    fn value_unchecked(&self, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> f64;
+
+    /// Check that `x` is an admissible point: finite, and of the kernel's dimension if it has one.
+    fn validate_point(&self, x: ArrayView1<'_, f64>) -> Result<(), KernelError> {
+        ensure_finite("point", x.iter())?;
+        if let Some(d) = self.input_dim()
+            && x.len() != d
+        {
+            return Err(KernelError::DimensionMismatch {
+                context: "kernel input",
+                expected: d,
+                got: x.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Check every row of a batch with [`Kernel::validate_point`].
+    fn validate_batch(&self, x: ArrayView2<'_, f64>) -> Result<(), KernelError> {
+        for row in x.rows() {
+            self.validate_point(row)?;
+        }
+        Ok(())
+    }
+
+    /// `k(x, y)`, validated.
+    fn value(&self, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> Result<f64, KernelError> {
+        self.validate_point(x)?;
+        self.validate_point(y)?;
+        if x.len() != y.len() {
+            return Err(KernelError::DimensionMismatch {
+                context: "kernel value: second point",
+                expected: x.len(),
+                got: y.len(),
+            });
+        }
+        Ok(self.value_unchecked(x, y))
+    }
+
+    /// The Gram matrix `K[i, j] = k(x_i, x_j)` of the rows of `x` (exactly symmetric).
+    fn gram(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+        self.validate_batch(x)?;
+        let n = x.nrows();
+        let mut k = Array2::zeros((n, n));
+        for i in 0..n {
+            for j in 0..=i {
+                let v = self.value_unchecked(x.row(i), x.row(j));
+                k[[i, j]] = v;
+                k[[j, i]] = v;
+            }
+        }
+        Ok(k)
+    }
+
+    /// The cross matrix `K[i, j] = k(x_i, y_j)` between the rows of `x` and of `y`.
+    fn cross(&self, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+        self.validate_batch(x)?;
+        self.validate_batch(y)?;
+        if x.ncols() != y.ncols() {
+            return Err(KernelError::DimensionMismatch {
+                context: "kernel cross matrix: second batch",
+                expected: x.ncols(),
+                got: y.ncols(),
+            });
+        }
+        let mut k = Array2::zeros((x.nrows(), y.nrows()));
+        for (i, xi) in x.rows().into_iter().enumerate() {
+            for (j, yj) in y.rows().into_iter().enumerate() {
+                k[[i, j]] = self.value_unchecked(xi, yj);
+            }
+        }
+        Ok(k)
+    }
+
+    /// The diagonal `k(x_i, x_i)` of the rows of `x`.
+    fn diag(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>, KernelError> {
+        self.validate_batch(x)?;
+        Ok(x.rows().into_iter().map(|r| self.value_unchecked(r, r)).collect())
+    }
+}
+
+/// Squared Euclidean distance of `(x - y) / l`, with per-dimension lengthscales.
+pub(crate) fn scaled_sq_dist(x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>, l: &Lengthscales) -> f64 {
+    match l {
+        Lengthscales::Isotropic(l) => {
+            let s: f64 = x.iter().zip(y.iter()).map(|(a, b)| (a - b) * (a - b)).sum();
+            s / (l * l)
+        }
+        Lengthscales::PerDimension(ls) => x
+            .iter()
+            .zip(y.iter())
+            .zip(ls.iter())
+            .map(|((a, b), l)| {
+                let z = (a - b) / l;
+                z * z
+            })
+            .sum(),
+    }
+}

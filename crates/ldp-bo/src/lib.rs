@@ -1,0 +1,1 @@
+//! Zhou & Tan 2021, Local Differential Privacy for Bayesian Optimization (AAAI 2021).

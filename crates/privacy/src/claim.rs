@@ -1,0 +1,303 @@
+//! Privacy claims: what a mechanism or an algorithm promises, in a form the auditor of the
+//! verification crate can test.
+//!
+//! A claim has three parts: the *guarantee* (pure DP, approximate DP, zCDP, an RDP curve,
+//! Gaussian DP), the *trust model* (central, local, joint DP) and the *neighbouring relation*
+//! in words. Every guarantee is turned into the two things an auditor needs:
+//! [`PrivacyClaim::epsilon_at`] (the epsilon the claim implies at a given delta) and
+//! [`PrivacyClaim::tradeoff`] (the smallest false-negative rate any test can have at a given
+//! false-positive rate when distinguishing two neighbouring inputs; Dong, Roth & Su 2019).
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use crate::error::PrivacyError;
+use crate::params::{Delta, Epsilon, Mu, Rho};
+
+/// The quantitative guarantee of a claim.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "notion", rename_all = "snake_case")]
+pub enum Guarantee {
+    /// Pure epsilon-DP.
+    PureDp {
+        /// epsilon.
+        epsilon: Epsilon,
+    },
+    /// Approximate (epsilon, delta)-DP.
+    ApproximateDp {
+        /// epsilon.
+        epsilon: Epsilon,
+        /// delta.
+        delta: Delta,
+    },
+    /// rho-zero-concentrated DP (Bun & Steinke 2016).
+    Zcdp {
+        /// rho.
+        rho: Rho,
+    },
+    /// Renyi DP (Mironov 2017) at a list of orders: `D_alpha(M(x) || M(x')) <= epsilon(alpha)`.
+    RdpCurve {
+        /// Orders alpha > 1.
+        orders: Vec<f64>,
+        /// epsilon(alpha) >= 0 at each order.
+        epsilons: Vec<f64>,
+    },
+    /// mu-Gaussian DP (Dong, Roth & Su 2019): the trade-off curve of N(0,1) vs N(mu,1).
+    GaussianDp {
+        /// mu.
+        mu: Mu,
+    },
+}
+
+/// Who is trusted: the curator (central DP), nobody (local DP: each user's report is private on
+/// its own), or the outputs to every *other* user (joint DP, Kearns et al. 2014).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrustModel {
+    /// Central DP: a trusted curator releases the output.
+    Central,
+    /// Local DP: each user's data is privatised before it leaves the user.
+    Local,
+    /// Joint DP: the outputs to all other users are private with respect to one user's data.
+    Joint,
+}
+
+/// What a mechanism or algorithm promises.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrivacyClaim {
+    /// What makes the claim (a mechanism name with its parameters).
+    pub subject: String,
+    /// The guarantee.
+    pub guarantee: Guarantee,
+    /// The trust model.
+    pub model: TrustModel,
+    /// The neighbouring relation, in words ("one reward in [-(B+R), B+R] replaced by another").
+    pub neighbouring: String,
+}
+
+impl Guarantee {
+    /// An RDP curve, validated: same lengths, non-empty, orders finite and > 1, epsilons finite
+    /// and >= 0.
+    pub fn rdp_curve(orders: Vec<f64>, epsilons: Vec<f64>) -> Result<Self, PrivacyError> {
+        if orders.is_empty() {
+            return Err(PrivacyError::Empty { what: "RDP orders" });
+        }
+        if orders.len() != epsilons.len() {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "RDP curve: epsilons per order",
+                expected: orders.len(),
+                got: epsilons.len(),
+            });
+        }
+        for &a in &orders {
+            if !(a.is_finite() && a > 1.0) {
+                return Err(PrivacyError::InvalidOrder(a));
+            }
+        }
+        for &e in &epsilons {
+            if !(e.is_finite() && e >= 0.0) {
+                return Err(PrivacyError::OutOfRange {
+                    name: "RDP epsilon",
+                    value: e,
+                    reason: "must be finite and >= 0",
+                });
+            }
+        }
+        Ok(Self::RdpCurve { orders, epsilons })
+    }
+}
+
+/// The grid of deltas over which the trade-off curves of zCDP and RDP claims are assembled:
+/// `10^(-k/10)` for `k = 1..=160`.
+fn delta_grid() -> impl Iterator<Item = f64> {
+    (1..=160).map(|k| 10f64.powf(-(k as f64) / 10.0))
+}
+
+/// The trade-off function of (epsilon, delta)-DP (Kairouz, Oh & Viswanath 2015):
+/// `f(alpha) = max(0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha))`.
+pub fn approximate_dp_tradeoff(epsilon: f64, delta: f64, alpha: f64) -> f64 {
+    let a = 1.0 - delta - epsilon.exp() * alpha;
+    let b = (-epsilon).exp() * (1.0 - delta - alpha);
+    a.max(b).max(0.0)
+}
+
+fn standard_normal() -> Normal {
+    Normal::standard()
+}
+
+/// The delta of mu-GDP at epsilon (Dong, Roth & Su 2019, Corollary 2.13):
+/// `delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`.
+pub fn gaussian_dp_delta(mu: f64, epsilon: f64) -> f64 {
+    let n = standard_normal();
+    (n.cdf(-epsilon / mu + mu / 2.0) - epsilon.exp() * n.cdf(-epsilon / mu - mu / 2.0)).max(0.0)
+}
+
+impl PrivacyClaim {
+    /// A claim.
+    pub fn new(
+        subject: impl Into<String>,
+        guarantee: Guarantee,
+        model: TrustModel,
+        neighbouring: impl Into<String>,
+    ) -> Self {
+        Self { subject: subject.into(), guarantee, model, neighbouring: neighbouring.into() }
+    }
+
+    /// The delta the claim is stated at, for approximate DP; 0 for pure DP; `None` for the
+    /// notions that hold at every delta (zCDP, RDP, GDP).
+    pub fn stated_delta(&self) -> Option<f64> {
+        match &self.guarantee {
+            Guarantee::PureDp { .. } => Some(0.0),
+            Guarantee::ApproximateDp { delta, .. } => Some(delta.get()),
+            _ => None,
+        }
+    }
+
+    /// The smallest epsilon such that the claim implies (epsilon, delta)-DP, or `None` when the
+    /// claim implies no finite epsilon at this delta.
+    ///
+    /// # Formula
+    /// - pure: `eps`; approximate `(eps, delta0)`: `eps` if `delta >= delta0`, else none;
+    /// - zCDP (Bun & Steinke 2016, Prop. 1.3): `rho + 2 sqrt(rho ln(1/delta))`, `delta > 0`;
+    /// - RDP (Mironov 2017, Prop. 3): `min_alpha eps(alpha) + ln(1/delta) / (alpha - 1)`;
+    /// - GDP: the root in epsilon of [`gaussian_dp_delta`]`(mu, eps) = delta` (bisection to
+    ///   1e-12), 0 when `delta >= 2 Phi(mu/2) - 1`.
+    pub fn epsilon_at(&self, delta: f64) -> Option<f64> {
+        if !(delta.is_finite() && (0.0..1.0).contains(&delta)) {
+            return None;
+        }
+        match &self.guarantee {
+            Guarantee::PureDp { epsilon } => Some(epsilon.get()),
+            Guarantee::ApproximateDp { epsilon, delta: d0 } => {
+                (delta >= d0.get()).then_some(epsilon.get())
+            }
+            Guarantee::Zcdp { rho } => {
+                (delta > 0.0).then(|| rho.get() + 2.0 * (rho.get() * (1.0 / delta).ln()).sqrt())
+            }
+            Guarantee::RdpCurve { orders, epsilons } => {
+                if delta == 0.0 {
+                    return None;
+                }
+                orders
+                    .iter()
+                    .zip(epsilons)
+                    .map(|(a, e)| e + (1.0 / delta).ln() / (a - 1.0))
+                    .min_by(f64::total_cmp)
+            }
+            Guarantee::GaussianDp { mu } => {
+                if delta == 0.0 {
+                    return None;
+                }
+                let mu = mu.get();
+                if gaussian_dp_delta(mu, 0.0) <= delta {
+                    return Some(0.0);
+                }
+                let (mut lo, mut hi) = (0.0, 1.0);
+                while gaussian_dp_delta(mu, hi) > delta {
+                    hi *= 2.0;
+                    if hi > 1e6 {
+                        return None;
+                    }
+                }
+                while hi - lo > 1e-12 * hi.max(1.0) {
+                    let mid = 0.5 * (lo + hi);
+                    if gaussian_dp_delta(mu, mid) > delta { lo = mid } else { hi = mid }
+                }
+                Some(hi)
+            }
+        }
+    }
+
+    /// The smallest false-negative rate the claim allows a test to have at false-positive rate
+    /// `alpha` in [0, 1] (the claim's trade-off function).
+    ///
+    /// # Formula
+    /// - pure and approximate DP: [`approximate_dp_tradeoff`];
+    /// - GDP: `Phi(Phi^-1(1 - alpha) - mu)`;
+    /// - zCDP and RDP: the maximum over a grid of deltas (`10^(-k/10)`, `k = 1..160`) of the
+    ///   (epsilon(delta), delta) trade-off. A finite grid gives a curve at or below the true one,
+    ///   so an audit against it can only under-report a violation, never invent one.
+    pub fn tradeoff(&self, alpha: f64) -> f64 {
+        let alpha = alpha.clamp(0.0, 1.0);
+        match &self.guarantee {
+            Guarantee::PureDp { epsilon } => approximate_dp_tradeoff(epsilon.get(), 0.0, alpha),
+            Guarantee::ApproximateDp { epsilon, delta } => {
+                approximate_dp_tradeoff(epsilon.get(), delta.get(), alpha)
+            }
+            Guarantee::GaussianDp { mu } => {
+                let n = standard_normal();
+                if alpha <= 0.0 {
+                    1.0
+                } else if alpha >= 1.0 {
+                    0.0
+                } else {
+                    n.cdf(n.inverse_cdf(1.0 - alpha) - mu.get())
+                }
+            }
+            Guarantee::Zcdp { .. } | Guarantee::RdpCurve { .. } => delta_grid()
+                .filter_map(|d| self.epsilon_at(d).map(|e| approximate_dp_tradeoff(e, d, alpha)))
+                .fold(0.0, f64::max),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+
+    fn claim(g: Guarantee) -> PrivacyClaim {
+        PrivacyClaim::new("test", g, TrustModel::Central, "any")
+    }
+
+    #[test]
+    fn pure_dp_tradeoff_is_the_two_lines() {
+        let c = claim(Guarantee::PureDp { epsilon: Epsilon::new(1.0).unwrap() });
+        assert_abs_diff_eq!(c.tradeoff(0.0), 1.0);
+        assert_abs_diff_eq!(c.tradeoff(0.1), 1.0 - std::f64::consts::E * 0.1, epsilon = 1e-15);
+        assert_abs_diff_eq!(c.tradeoff(0.9), (-1f64).exp() * 0.1, epsilon = 1e-15);
+        assert_abs_diff_eq!(c.tradeoff(1.0), 0.0);
+    }
+
+    #[test]
+    fn zcdp_epsilon_matches_bun_steinke() {
+        let c = claim(Guarantee::Zcdp { rho: Rho::new(0.5).unwrap() });
+        let d: f64 = 1e-5;
+        assert_abs_diff_eq!(
+            c.epsilon_at(d).unwrap(),
+            0.5 + 2.0 * (0.5 * (1.0 / d).ln()).sqrt(),
+            epsilon = 1e-14
+        );
+        assert!(c.epsilon_at(0.0).is_none());
+    }
+
+    #[test]
+    fn gdp_epsilon_inverts_delta() {
+        let c = claim(Guarantee::GaussianDp { mu: Mu::new(1.0).unwrap() });
+        let eps = c.epsilon_at(1e-5).unwrap();
+        assert_abs_diff_eq!(gaussian_dp_delta(1.0, eps), 1e-5, epsilon = 1e-12);
+        // GDP trade-off at alpha = Phi(-mu/2) equals Phi(-mu/2) by symmetry.
+        let n = Normal::standard();
+        let a = n.cdf(-0.5);
+        assert_abs_diff_eq!(c.tradeoff(a), a, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn approximate_dp_needs_its_delta() {
+        let c = claim(Guarantee::ApproximateDp {
+            epsilon: Epsilon::new(1.0).unwrap(),
+            delta: Delta::new(1e-6).unwrap(),
+        });
+        assert_eq!(c.epsilon_at(1e-6), Some(1.0));
+        assert_eq!(c.epsilon_at(1e-7), None);
+    }
+
+    #[test]
+    fn rdp_curve_validation() {
+        assert!(Guarantee::rdp_curve(vec![], vec![]).is_err());
+        assert!(Guarantee::rdp_curve(vec![1.0], vec![0.1]).is_err());
+        assert!(Guarantee::rdp_curve(vec![2.0], vec![f64::NAN]).is_err());
+        assert!(Guarantee::rdp_curve(vec![2.0, 3.0], vec![0.1]).is_err());
+        assert!(Guarantee::rdp_curve(vec![2.0], vec![0.1]).is_ok());
+    }
+}

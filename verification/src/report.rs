@@ -1,0 +1,216 @@
+//! The verify report: one record per check, written as `report.json` and `report.md`.
+//!
+//! The JSON schema (version [`SCHEMA_VERSION`]) is documented in `docs/verification.md`;
+//! every field of [`CheckRecord`] is always present (`null` where it does not apply), so that
+//! other tools can read the report without guessing.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the report's JSON schema; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The outcome of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The claim holds (within the stated statistics).
+    Pass,
+    /// The claim is violated (or the check could not run: the record says why).
+    Fail,
+    /// The evidence is not strong enough either way.
+    Inconclusive,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Pass => "pass",
+            Self::Fail => "fail",
+            Self::Inconclusive => "inconclusive",
+        })
+    }
+}
+
+/// What kind of evidence a check produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CheckKind {
+    /// A deterministic numerical accuracy check against a bound or a reference.
+    Accuracy,
+    /// A fitted rate of convergence (error vs size).
+    Convergence,
+    /// A deterministic property (identity, invariance, error on bad input).
+    Property,
+    /// A statistical test of a sampler's distribution.
+    Distribution,
+    /// A privacy audit of a correct mechanism or algorithm (must pass).
+    Audit,
+    /// A deliberately broken variant the check must flag (passes when flagged).
+    PositiveControl,
+    /// A correct variant the check must not flag (passes when not flagged).
+    NegativeControl,
+    /// A regret-scaling check against a proven exponent.
+    Scaling,
+    /// Reproduction of numbers published in a paper.
+    Reproduction,
+    /// A sanity check of an environment, data set or run.
+    Sanity,
+}
+
+/// One check's record in the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    /// Identifier, prefixed by area: `kernel/qff/se-1d-grid`, `audit/laplace/eps-1`, ...
+    pub id: String,
+    /// The kind of evidence.
+    pub kind: CheckKind,
+    /// What is checked (a function, mechanism or algorithm with its parameters).
+    pub subject: String,
+    /// What must hold, in words with the numbers.
+    pub claim: String,
+    /// What was measured, in words with the numbers.
+    pub measured: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Wall-clock seconds the check took.
+    pub seconds: f64,
+    /// Machine-readable numbers behind `claim` and `measured` (names are self-explanatory).
+    pub values: serde_json::Map<String, serde_json::Value>,
+    /// Probability that this check fails although the claim holds (statistical checks only).
+    pub false_alarm_probability: Option<f64>,
+    /// The privacy audit's fields (claim, eps_lower, mu_lower, confidence, samples, event,
+    /// tightness, smallest detectable violation), for audits and their controls.
+    pub audit: Option<serde_json::Value>,
+    /// Plots, relative to the report's folder.
+    pub plots: Vec<String>,
+}
+
+/// Counts of verdicts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Checks that passed.
+    pub pass: usize,
+    /// Checks that failed.
+    pub fail: usize,
+    /// Checks that were inconclusive.
+    pub inconclusive: usize,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// `quick` or `full`.
+    pub mode: String,
+    /// The `--only` prefix, if any.
+    pub only: Option<String>,
+    /// The base seed of every randomised check.
+    pub seed: u64,
+    /// Total wall-clock seconds.
+    pub total_seconds: f64,
+    /// Verdict counts.
+    pub counts: Counts,
+    /// Union (Bonferroni) bound on the probability that any statistical check of this run fails
+    /// although every claim holds: the sum of the checks' `false_alarm_probability`.
+    pub family_wise_false_alarm_bound: f64,
+    /// The records, in the order the checks ran.
+    pub checks: Vec<CheckRecord>,
+}
+
+impl Report {
+    /// Assemble a report from records.
+    pub fn new(mode: &str, only: Option<String>, seed: u64, total_seconds: f64, checks: Vec<CheckRecord>) -> Self {
+        let mut counts = Counts::default();
+        for c in &checks {
+            match c.verdict {
+                Verdict::Pass => counts.pass += 1,
+                Verdict::Fail => counts.fail += 1,
+                Verdict::Inconclusive => counts.inconclusive += 1,
+            }
+        }
+        let family_wise_false_alarm_bound =
+            checks.iter().filter_map(|c| c.false_alarm_probability).sum();
+        Self {
+            schema_version: SCHEMA_VERSION,
+            mode: mode.to_string(),
+            only,
+            seed,
+            total_seconds,
+            counts,
+            family_wise_false_alarm_bound,
+            checks,
+        }
+    }
+
+    /// True when no check failed.
+    pub fn ok(&self) -> bool {
+        self.counts.fail == 0
+    }
+
+    /// The Markdown rendering: a summary, then one table row per check (claim, measured,
+    /// verdict, tightness where an audit reports one), then the plots.
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "# Verification report\n");
+        let _ = writeln!(
+            s,
+            "Mode `{}`{}, seed {}, {} checks in {:.1} s: **{} pass, {} fail, {} inconclusive**.\n",
+            self.mode,
+            self.only.as_deref().map(|o| format!(", only `{o}`")).unwrap_or_default(),
+            self.seed,
+            self.checks.len(),
+            self.total_seconds,
+            self.counts.pass,
+            self.counts.fail,
+            self.counts.inconclusive
+        );
+        let _ = writeln!(
+            s,
+            "Probability that any statistical check below fails although its claim holds \
+             (union bound over the checks): at most {:.2e}.\n",
+            self.family_wise_false_alarm_bound
+        );
+        let _ = writeln!(s, "| verdict | id | kind | claim | measured | tightness | s |");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        for c in &self.checks {
+            let tightness = c
+                .audit
+                .as_ref()
+                .and_then(|a| a.get("tightness"))
+                .and_then(serde_json::Value::as_f64)
+                .map(|t| format!("{t:.3}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {} | {} | {} | {} | {:.2} |",
+                match c.verdict {
+                    Verdict::Pass => "PASS",
+                    Verdict::Fail => "**FAIL**",
+                    Verdict::Inconclusive => "inconclusive",
+                },
+                c.id,
+                serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                md_cell(&c.claim),
+                md_cell(&c.measured),
+                tightness,
+                c.seconds
+            );
+        }
+        let plots: Vec<_> = self.checks.iter().flat_map(|c| c.plots.iter().map(move |p| (&c.id, p))).collect();
+        if !plots.is_empty() {
+            let _ = writeln!(s, "\n## Plots\n");
+            for (id, p) in plots {
+                let _ = writeln!(s, "### `{id}`\n\n![{id}]({p})\n");
+            }
+        }
+        s
+    }
+}
+
+fn md_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}

@@ -1,0 +1,44 @@
+//! `cargo xtask`: the workspace's commands. One module per subcommand.
+//!
+//! - `verify`: run the verification checks, write `target/verify/report.{json,md}`.
+//! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
+//! - `bench`: run the criterion benchmarks and the whole-process timings.
+
+mod bench;
+mod fixtures;
+mod verify;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// The workspace root (the parent of this crate's folder).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Verification, fixtures, reproduction and benchmarks of the DP-GP-bandit workspace")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the verification checks and write target/verify/report.{json,md}.
+    Verify(verify::Args),
+    /// Rewrite (or with --check, compare) the golden fixtures under fixtures/.
+    Fixtures(fixtures::Args),
+    /// Run benchmarks: criterion benches of a crate and whole-process timings.
+    Bench(bench::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Verify(a) => verify::run(a),
+        Command::Fixtures(a) => fixtures::run(a),
+        Command::Bench(a) => bench::run(a),
+    }
+}

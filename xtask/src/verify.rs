@@ -1,0 +1,105 @@
+//! `cargo xtask verify [--only PREFIX] [--quick | --full]`.
+
+use std::path::PathBuf;
+
+use anyhow::{Context as _, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use verification::{Context, Mode, Progress, Verdict};
+
+/// Options of `verify`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run only the checks whose id starts with this prefix (e.g. `kernel/` or `audit/laplace`).
+    #[arg(long)]
+    only: Option<String>,
+    /// Default budgets: the whole run within about 10 minutes on 2 cores.
+    #[arg(long, conflicts_with = "full")]
+    quick: bool,
+    /// Larger budgets: tighter statistics, longer horizons.
+    #[arg(long)]
+    full: bool,
+    /// Base seed of every randomised check.
+    #[arg(long, default_value_t = 20_211_122)]
+    seed: u64,
+    /// Folder of the shared data sets.
+    #[arg(long, default_value = "../shared/data")]
+    data_dir: PathBuf,
+    /// Folder of the report.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// List the checks and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let root = crate::workspace_root();
+    let checks = verification::checks::all();
+    if args.list {
+        for c in &checks {
+            println!("{}", c.id);
+        }
+        return Ok(());
+    }
+    let mode = if args.full { Mode::Full } else { Mode::Quick };
+    let out_dir = args.out.unwrap_or_else(|| root.join("target/verify"));
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let data_dir = if args.data_dir.is_absolute() { args.data_dir } else { root.join(args.data_dir) };
+    let ctx = Context { mode, seed: args.seed, out_dir: out_dir.clone(), data_dir };
+
+    let n = checks.iter().filter(|c| args.only.as_deref().is_none_or(|p| c.id.starts_with(p))).count();
+    if n == 0 {
+        bail!("no check id starts with {:?}; `cargo xtask verify --list` lists them", args.only.unwrap_or_default());
+    }
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let report = verification::run_checks(&checks, &ctx, args.only.as_deref(), |p| match p {
+        Progress::Start(_, _, id) => bar.set_message(id.to_string()),
+        Progress::Done(r) => {
+            if r.verdict != Verdict::Pass {
+                bar.println(format!("{:>12}  {}  {}", r.verdict.to_string().to_uppercase(), r.id, r.measured));
+            }
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+
+    let json_path = out_dir.join("report.json");
+    let md_path = out_dir.join("report.md");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
+        .with_context(|| format!("writing {}", json_path.display()))?;
+    std::fs::write(&md_path, report.to_markdown()).with_context(|| format!("writing {}", md_path.display()))?;
+
+    print_table(&report);
+    println!(
+        "\n{} checks, {} pass, {} fail, {} inconclusive in {:.1} s (mode {}); family-wise false-alarm bound {:.1e}",
+        report.checks.len(),
+        report.counts.pass,
+        report.counts.fail,
+        report.counts.inconclusive,
+        report.total_seconds,
+        report.mode,
+        report.family_wise_false_alarm_bound
+    );
+    println!("report: {}\n        {}", json_path.display(), md_path.display());
+    if !report.ok() {
+        bail!("{} check(s) failed", report.counts.fail);
+    }
+    Ok(())
+}
+
+fn print_table(report: &verification::Report) {
+    let w = report.checks.iter().map(|c| c.id.len()).max().unwrap_or(2).max(2);
+    println!("{:<12}  {:<w$}  {:>8}  measured", "verdict", "id", "seconds");
+    for c in &report.checks {
+        let mut measured = c.measured.clone();
+        if measured.chars().count() > 100 {
+            measured = measured.chars().take(97).collect::<String>() + "...";
+        }
+        println!("{:<12}  {:<w$}  {:>8.2}  {}", c.verdict.to_string().to_uppercase(), c.id, c.seconds, measured);
+    }
+}
