@@ -9,5 +9,10 @@ pub mod error;
 pub mod kernels;
 pub mod linalg;
 
+#[cfg(test)]
+mod test_util;
+
 pub use error::KernelError;
-pub use kernels::{Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, SquaredExponential};
+pub use kernels::{
+    Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, SquaredExponential,
+};

@@ -1,0 +1,53 @@
+//! The faer backend of the dense factorisations, and conversions between `ndarray` and `faer`.
+//!
+//! Always compiled, so that the `lapack` backend can be compared against it.
+
+use faer::{Mat, MatRef, Side};
+use ndarray::{Array1, Array2, ArrayView2};
+
+use crate::error::KernelError;
+
+/// Copy an `ndarray` view into a (column-major) `faer::Mat`.
+pub fn to_faer(a: ArrayView2<'_, f64>) -> Mat<f64> {
+    Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[[i, j]])
+}
+
+/// Copy a `faer` matrix into an owned `ndarray` array.
+pub fn to_ndarray(m: MatRef<'_, f64>) -> Array2<f64> {
+    Array2::from_shape_fn((m.nrows(), m.ncols()), |(i, j)| m[(i, j)])
+}
+
+/// Lower Cholesky factor `L` (`A = L L^T`, column-major) of a symmetric matrix, reading its
+/// lower triangle. The caller validates shape, finiteness and symmetry.
+pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
+    let m = to_faer(a);
+    let llt = m
+        .llt(Side::Lower)
+        .map_err(|e| KernelError::NotPositiveDefinite {
+            what,
+            kind: "",
+            detail: format!("Cholesky factorisation failed ({e:?})"),
+        })?;
+    let l = llt.L();
+    // faer leaves the strict upper triangle of `L()` at zero; copy to an owned matrix.
+    Ok(Mat::from_fn(l.nrows(), l.ncols(), |i, j| {
+        if i >= j { l[(i, j)] } else { 0.0 }
+    }))
+}
+
+/// Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix,
+/// reading its lower triangle. The caller validates shape, finiteness and symmetry.
+pub fn eigh(
+    what: &'static str,
+    a: ArrayView2<'_, f64>,
+) -> Result<(Array1<f64>, Array2<f64>), KernelError> {
+    let m = to_faer(a);
+    let evd = m.self_adjoint_eigen(Side::Lower).map_err(|e| {
+        KernelError::Unsupported(format!(
+            "eigendecomposition of {what} did not converge ({e:?})"
+        ))
+    })?;
+    let s = evd.S().column_vector();
+    let values: Array1<f64> = (0..s.nrows()).map(|i| s[i]).collect();
+    Ok((values, to_ndarray(evd.U())))
+}

@@ -1,0 +1,77 @@
+//! Dense linear algebra on `ndarray` views: Cholesky factorisation (factor, O(n^2) extension
+//! by one row and column, solves, log-determinant), symmetric eigendecomposition, the PSD
+//! matrix square root and the pseudo-inverse square root, and a PSD check.
+//!
+//! # Backends
+//!
+//! The dense factorisations (Cholesky and the symmetric eigendecomposition) run on `faer`
+//! (pure Rust) by default. With the cargo feature `lapack` they run on `ndarray-linalg` with
+//! the system OpenBLAS/LAPACK instead (`potrf`, `syevd`); the faer path stays compiled in
+//! ([`faer_backend`]) so that a test can compare the two. Triangular solves and the Cholesky
+//! extension are always done by faer on the stored factor.
+//!
+//! # Conventions
+//!
+//! Inputs are views, outputs owned arrays. Cholesky factors are lower triangular,
+//! `A = L L^T`, stored column-major (a `faer::Mat`). Symmetric inputs are validated (square,
+//! finite, symmetric to [`SYMMETRY_TOLERANCE`] relative to `max |A|`); only the lower triangle
+//! is read by the factorisations.
+
+pub mod faer_backend;
+#[cfg(feature = "lapack")]
+pub mod lapack_backend;
+
+mod cholesky;
+mod eigen;
+
+pub use cholesky::Cholesky;
+pub use eigen::{SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen};
+
+use ndarray::ArrayView2;
+
+use crate::error::{KernelError, ensure_finite};
+
+/// Relative symmetry tolerance of symmetric inputs: `|A_ij - A_ji| <= tol * max(1, max |A|)`.
+pub const SYMMETRY_TOLERANCE: f64 = 1e-10;
+
+/// Relative PSD tolerance: a symmetric matrix is accepted as positive semi-definite when its
+/// smallest eigenvalue is at least `-PSD_TOLERANCE * max(1, max |eigenvalue|)` (floating-point
+/// Gram matrices of smooth kernels have eigenvalues of order `-1e-16 * n * max |A|`).
+pub const PSD_TOLERANCE: f64 = 1e-10;
+
+/// Default relative eigenvalue cutoff of [`pinv_sqrt`]: eigenvalues `<= PINV_RCOND * max
+/// eigenvalue` are treated as zero (their directions are dropped). `1e-10` is far above the
+/// rounding noise of an eigendecomposition (`~ n * 1e-16` relative) and far below any
+/// eigenvalue that carries signal in the kernels of this workspace.
+pub const PINV_RCOND: f64 = 1e-10;
+
+/// Validate a square, finite, symmetric matrix (see [`SYMMETRY_TOLERANCE`]).
+pub fn validate_symmetric(what: &'static str, a: ArrayView2<'_, f64>) -> Result<(), KernelError> {
+    let (rows, cols) = a.dim();
+    if rows != cols {
+        return Err(KernelError::NotSquare { what, rows, cols });
+    }
+    ensure_finite(what, a.iter())?;
+    let scale = a.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let mut worst = (0, 0, 0.0);
+    for i in 0..rows {
+        for j in 0..i {
+            let gap = (a[[i, j]] - a[[j, i]]).abs();
+            if gap > worst.2 {
+                worst = (i, j, gap);
+            }
+        }
+    }
+    if worst.2 > SYMMETRY_TOLERANCE * scale {
+        return Err(KernelError::NotSymmetric {
+            what,
+            i: worst.0,
+            j: worst.1,
+            gap: worst.2,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,152 @@
+use approx::assert_abs_diff_eq;
+
+use crate::test_util::assert_close;
+use ndarray::{Array2, array};
+
+use super::*;
+
+fn spd(n: usize) -> Array2<f64> {
+    // A = B B^T + n I with a fixed B: symmetric positive definite.
+    let b = Array2::from_shape_fn((n, n), |(i, j)| ((i * 7 + j * 3) % 11) as f64 / 11.0 - 0.4);
+    b.dot(&b.t()) + Array2::<f64>::eye(n) * (n as f64)
+}
+
+#[test]
+fn cholesky_of_hand_computed_matrix() {
+    // [[4, 2], [2, 5]] = L L^T with L = [[2, 0], [1, 2]].
+    let a = array![[4.0, 2.0], [2.0, 5.0]];
+    let c = Cholesky::factor("a", a.view()).unwrap();
+    let l = c.lower();
+    assert_close!(l, array![[2.0, 0.0], [1.0, 2.0]], 1e-14);
+    assert_abs_diff_eq!(c.log_det(), 16f64.ln(), epsilon = 1e-14);
+    // A x = [8, 9] has x = [31/16, 5/8]... check by multiplication instead.
+    let x = c.solve(array![8.0, 9.0].view()).unwrap();
+    assert_close!(a.dot(&x), array![8.0, 9.0], 1e-13);
+    assert_close!(
+        c.solve_lower(array![2.0, 3.0].view()).unwrap(),
+        array![1.0, 1.0],
+        1e-14
+    );
+}
+
+#[test]
+fn extension_equals_factorisation() {
+    let a = spd(9);
+    let full = Cholesky::factor("a", a.view()).unwrap();
+    let mut inc = Cholesky::empty();
+    for t in 0..9 {
+        inc.extend(a.row(t).split_at(ndarray::Axis(0), t).0, a[[t, t]])
+            .unwrap();
+    }
+    assert_close!(inc.lower(), full.lower(), 1e-12);
+    assert_abs_diff_eq!(inc.log_det(), full.log_det(), epsilon = 1e-11);
+    let b = Array2::from_shape_fn((9, 3), |(i, j)| (i + j) as f64);
+    let x = inc.solve_matrix(b.view()).unwrap();
+    assert_close!(a.dot(&x), b, 1e-10);
+}
+
+#[test]
+fn extension_rejects_non_pd_and_keeps_factor() {
+    let mut c = Cholesky::factor("a", array![[1.0]].view()).unwrap();
+    let err = c.extend(array![1.0].view(), 1.0).unwrap_err();
+    assert!(
+        matches!(err, KernelError::NotPositiveDefinite { .. }),
+        "{err}"
+    );
+    assert_eq!(c.dim(), 1);
+    assert!(matches!(
+        c.extend(array![1.0, 2.0].view(), 3.0),
+        Err(KernelError::DimensionMismatch { .. })
+    ));
+    assert!(matches!(
+        c.extend(array![f64::NAN].view(), 3.0),
+        Err(KernelError::NonFinite { .. })
+    ));
+}
+
+#[test]
+fn factor_errors_are_typed() {
+    assert!(matches!(
+        Cholesky::factor("a", Array2::zeros((2, 3)).view()),
+        Err(KernelError::NotSquare { .. })
+    ));
+    assert!(matches!(
+        Cholesky::factor("a", array![[1.0, 2.0], [0.0, 1.0]].view()),
+        Err(KernelError::NotSymmetric { .. })
+    ));
+    assert!(matches!(
+        Cholesky::factor("a", array![[1.0, 2.0], [2.0, 1.0]].view()),
+        Err(KernelError::NotPositiveDefinite { .. })
+    ));
+    assert!(matches!(
+        Cholesky::factor("a", array![[f64::INFINITY]].view()),
+        Err(KernelError::NonFinite { .. })
+    ));
+}
+
+#[test]
+fn eigen_sqrt_and_pinv_sqrt() {
+    // [[2, 1], [1, 2]] has eigenvalues 1 and 3.
+    let a = array![[2.0, 1.0], [1.0, 2.0]];
+    let e = symmetric_eigen("a", a.view()).unwrap();
+    assert_close!(e.values, array![1.0, 3.0], 1e-14);
+    let s = psd_sqrt("a", a.view()).unwrap();
+    assert_close!(s.dot(&s), a, 1e-13);
+    let p = pinv_sqrt("a", a.view(), PINV_RCOND).unwrap();
+    assert_close!(p.dot(&a).dot(&p), Array2::<f64>::eye(2), 1e-13);
+    // Rank one: [[1, 1], [1, 1]] = 2 u u^T with u = (1, 1)/sqrt 2; pinv sqrt = u u^T / sqrt 2.
+    let r = array![[1.0, 1.0], [1.0, 1.0]];
+    let p = pinv_sqrt("r", r.view(), PINV_RCOND).unwrap();
+    let expect = array![[0.5, 0.5], [0.5, 0.5]] / 2f64.sqrt();
+    assert_close!(p, expect, 1e-13);
+    assert!(pinv_sqrt("r", r.view(), 1.5).is_err());
+}
+
+#[test]
+fn psd_check() {
+    ensure_psd("a", array![[1.0, 1.0], [1.0, 1.0]].view()).unwrap();
+    ensure_psd("a", Array2::<f64>::zeros((0, 0)).view()).unwrap();
+    let err = ensure_psd("a", array![[1.0, 2.0], [2.0, 1.0]].view()).unwrap_err();
+    assert!(
+        err.to_string().contains("not positive semi-definite"),
+        "{err}"
+    );
+}
+
+#[cfg(feature = "lapack")]
+#[test]
+fn faer_and_lapack_backends_agree() {
+    for n in [1, 5, 40] {
+        let a = spd(n);
+        let lf = faer_backend::to_ndarray(
+            faer_backend::cholesky_lower("a", a.view())
+                .unwrap()
+                .as_ref(),
+        );
+        let ll = faer_backend::to_ndarray(
+            lapack_backend::cholesky_lower("a", a.view())
+                .unwrap()
+                .as_ref(),
+        );
+        assert_close!(lf, ll, 1e-11);
+        let (vf, uf) = faer_backend::eigh("a", a.view()).unwrap();
+        let (vl, ul) = lapack_backend::eigh("a", a.view()).unwrap();
+        assert_close!(vf, vl, 1e-10);
+        // Eigenvectors are unique up to sign (the spectrum here is simple): compare projectors.
+        for k in 0..n {
+            let pf = uf
+                .column(k)
+                .insert_axis(ndarray::Axis(1))
+                .dot(&uf.column(k).insert_axis(ndarray::Axis(0)));
+            let pl = ul
+                .column(k)
+                .insert_axis(ndarray::Axis(1))
+                .dot(&ul.column(k).insert_axis(ndarray::Axis(0)));
+            assert_close!(pf, pl, 1e-8);
+        }
+    }
+    assert!(
+        lapack_backend::cholesky_lower("a", ndarray::array![[1.0, 2.0], [2.0, 1.0]].view())
+            .is_err()
+    );
+}
