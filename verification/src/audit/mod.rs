@@ -1,0 +1,451 @@
+//! The privacy auditor: a statistical lower bound on the privacy loss of a randomised function
+//! on one pair of neighbouring inputs, compared with the function's [`PrivacyClaim`].
+//!
+//! # Procedure (see `docs/verification.md` for the derivations and references)
+//! 1. *Training split.* Sample `m` outputs under each input; fit the test statistic `s`
+//!    (oriented: large is evidence for `x`) and choose, among the events `E_t = {s > t}`, the
+//!    one that maximises the *predicted* lower bound at the held-out size (one event for the
+//!    epsilon route and, for Gaussian mechanisms, one for the Gaussian-DP route). Choosing on
+//!    independent data leaves a single event per route on the held-out split: no multiplicity
+//!    correction beyond the routes is needed.
+//! 2. *Held-out split.* Sample `n` fresh outputs under each input and count the event. With
+//!    `FPR = P_x'(E)` and `FNR = P_x(not E)`, one-sided Clopper-Pearson upper bounds
+//!    `FPR_ub`, `FNR_ub` hold together with probability `>= 1 - alpha` (each at level
+//!    `alpha / (2 r)` for `r` routes: Bonferroni).
+//! 3. *Bounds.* `(eps, delta)`-DP implies `FNR >= 1 - delta - e^eps FPR` and
+//!    `FPR >= 1 - delta - e^eps FNR` (Kairouz, Oh & Viswanath 2015), hence
+//!    `eps_lower = max(ln((1 - delta - FNR_ub) / FPR_ub), ln((1 - delta - FPR_ub) / FNR_ub))`.
+//!    mu-GDP implies `FNR >= Phi(Phi^-1(1 - FPR) - mu)`, hence
+//!    `mu_lower = Phi^-1(1 - FPR_ub) - Phi^-1(FNR_ub)` (Dong, Roth & Su 2019; Nasr et al. 2021).
+//! 4. *Verdict.* The claim is violated when a certified point `(FPR_ub, FNR_ub)` (or its mirror)
+//!    lies strictly below the claim's trade-off curve ([`PrivacyClaim::tradeoff`]); for pure
+//!    and approximate DP this is exactly `eps_lower > eps_claimed`. If the claim holds, every
+//!    true point lies on or above the (non-increasing) curve, so a false violation needs one of
+//!    the Clopper-Pearson bounds to fail: probability `<= alpha`.
+
+pub mod porosity;
+pub mod statistic;
+
+use std::sync::Arc;
+
+use privacy::PrivacyClaim;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::stats::{clopper_pearson_upper, normal_quantile};
+pub use statistic::{DiscreteCounts, HistogramRatio, Known, Mapped, MeanDifferenceProjection, Score, Statistic};
+
+/// Errors of the auditor.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuditError {
+    /// A configuration value is out of range.
+    #[error("invalid audit configuration: {0}")]
+    InvalidConfig(String),
+    /// The mechanism's outputs cannot be used by the statistic.
+    #[error("unusable mechanism output: {0}")]
+    Output(String),
+}
+
+/// Outputs are drawn in chunks of this many, chunk `c` of stream `s` from its own
+/// `ChaCha20Rng` seeded by `(seed, s, c)`: bit-identical whatever the number of threads.
+pub const CHUNK: usize = 1 << 13;
+
+/// SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Draw `n` outputs of `mechanism(input, rng)` in parallel and map each through `map`, in a
+/// deterministic order (chunk by chunk).
+pub fn sample_map<I, O, T, F, G>(mechanism: &F, input: &I, n: usize, seed: u64, map: G) -> Vec<T>
+where
+    F: Fn(&I, &mut ChaCha20Rng) -> O + Sync,
+    G: Fn(O) -> T + Sync,
+    I: Sync + ?Sized,
+    T: Send,
+{
+    let chunks = n.div_ceil(CHUNK);
+    let parts: Vec<Vec<T>> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ mix(c as u64)));
+            let len = CHUNK.min(n - c * CHUNK);
+            (0..len).map(|_| map(mechanism(input, &mut rng))).collect()
+        })
+        .collect();
+    parts.into_iter().flatten().collect()
+}
+
+/// Budget and level of an audit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditConfig {
+    /// Training outputs per input (fitting the statistic and choosing the events).
+    pub train: usize,
+    /// Held-out outputs per input (the certified counts).
+    pub samples: usize,
+    /// Probability that the audit reports a violation of a claim that holds (`<= 1e-6` in the
+    /// checks).
+    pub alpha: f64,
+    /// The delta at which `eps_lower` is computed; `None` = the claim's stated delta (0 for
+    /// pure DP), or 0 when the claim states none.
+    pub delta: Option<f64>,
+    /// Also run the Gaussian-DP route (for Gaussian-noise mechanisms).
+    pub gaussian: bool,
+    /// The mu the mechanism's noise implies (sensitivity / sigma), for the GDP tightness.
+    pub mu_reference: Option<f64>,
+    /// Base seed.
+    pub seed: u64,
+}
+
+impl AuditConfig {
+    /// `samples` held-out and `samples` training outputs per input, level `alpha`, epsilon route
+    /// only.
+    pub fn new(samples: usize, alpha: f64, seed: u64) -> Self {
+        Self { train: samples, samples, alpha, delta: None, gaussian: false, mu_reference: None, seed }
+    }
+
+    /// Set the number of training outputs per input.
+    pub fn train(mut self, train: usize) -> Self {
+        self.train = train;
+        self
+    }
+
+    /// Compute `eps_lower` at this delta.
+    pub fn delta(mut self, delta: f64) -> Self {
+        self.delta = Some(delta);
+        self
+    }
+
+    /// Add the Gaussian-DP route; `mu_reference` is the mechanism's own mu (for tightness).
+    pub fn gaussian(mut self, mu_reference: Option<f64>) -> Self {
+        self.gaussian = true;
+        self.mu_reference = mu_reference;
+        self
+    }
+
+    fn validate(&self) -> Result<(), AuditError> {
+        if self.train < 10 || self.samples < 10 {
+            return Err(AuditError::InvalidConfig(format!(
+                "need at least 10 training and held-out outputs, got {} and {}",
+                self.train, self.samples
+            )));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 0.5) {
+            return Err(AuditError::InvalidConfig(format!("alpha = {} not in (0, 0.5)", self.alpha)));
+        }
+        if let Some(d) = self.delta
+            && !(0.0..1.0).contains(&d)
+        {
+            return Err(AuditError::InvalidConfig(format!("delta = {d} not in [0, 1)")));
+        }
+        Ok(())
+    }
+}
+
+/// A rejection region and its certified error rates on the held-out split.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CertifiedEvent {
+    /// `"s > t"` with the statistic and threshold.
+    pub event: String,
+    /// The threshold `t`.
+    pub threshold: f64,
+    /// Held-out outputs under `x` outside the event (false negatives).
+    pub false_negatives: u64,
+    /// Held-out outputs under `x'` inside the event (false positives).
+    pub false_positives: u64,
+    /// Point estimates.
+    pub fpr: f64,
+    /// Point estimate of the false-negative rate.
+    pub fnr: f64,
+    /// Clopper-Pearson upper bounds.
+    pub fpr_upper: f64,
+    /// Clopper-Pearson upper bound on the false-negative rate.
+    pub fnr_upper: f64,
+}
+
+/// The result of an audit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditResult {
+    /// The claim audited.
+    pub claim: PrivacyClaim,
+    /// The statistic used.
+    pub statistic: String,
+    /// The delta of `eps_lower`.
+    pub delta: f64,
+    /// The epsilon the claim implies at `delta` (`None`: no finite epsilon).
+    pub eps_claimed: Option<f64>,
+    /// Certified lower bound on epsilon at `delta` (may be negative: no evidence).
+    pub eps_lower: f64,
+    /// The point estimate of the same bound (no confidence correction).
+    pub eps_estimate: f64,
+    /// Certified lower bound on mu (Gaussian route only).
+    pub mu_lower: Option<f64>,
+    /// Point estimate of mu at the GDP event.
+    pub mu_estimate: Option<f64>,
+    /// The mechanism's own mu, when stated.
+    pub mu_reference: Option<f64>,
+    /// `1 - alpha`.
+    pub confidence: f64,
+    /// Held-out outputs per input.
+    pub samples: usize,
+    /// Training outputs per input.
+    pub train_samples: usize,
+    /// The event of the epsilon route.
+    pub eps_event: CertifiedEvent,
+    /// The event of the GDP route.
+    pub mu_event: Option<CertifiedEvent>,
+    /// `eps_lower / eps_claimed` (None when the claim has no finite epsilon).
+    pub eps_tightness: Option<f64>,
+    /// `mu_lower / mu_reference`.
+    pub mu_tightness: Option<f64>,
+    /// The smallest violation of epsilon this run could certify at its event: the claimed epsilon
+    /// plus the statistical slack `eps_estimate - eps_lower`.
+    pub detectable_epsilon: Option<f64>,
+    /// The same for mu: `mu_reference + (mu_estimate - mu_lower)`.
+    pub detectable_mu: Option<f64>,
+    /// Whether a certified point lies below the claim's trade-off curve.
+    pub violated: bool,
+    /// Empirical trade-off curve on the held-out split: `(FPR, FNR)` at ~200 thresholds.
+    pub empirical_tradeoff: Vec<(f64, f64)>,
+}
+
+impl AuditResult {
+    /// The audit fields of a report record (`CheckRecord::audit`): claim, eps_lower, mu_lower,
+    /// confidence, samples, event, tightness, smallest detectable violation, and the rest.
+    /// `tightness` is the GDP tightness when the audit has a mu reference, else the epsilon one.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let serde_json::Value::Object(m) = &mut v {
+            m.remove("empirical_tradeoff");
+            let (t, of) = match (self.mu_tightness, self.eps_tightness) {
+                (Some(t), _) => (Some(t), "mu"),
+                (None, t) => (t, "epsilon"),
+            };
+            m.insert("tightness".into(), serde_json::json!(t));
+            m.insert("tightness_of".into(), serde_json::json!(of));
+            m.insert("event".into(), serde_json::json!(self.eps_event.event));
+            m.insert(
+                "smallest_detectable_violation".into(),
+                serde_json::json!({"epsilon": self.detectable_epsilon, "mu": self.detectable_mu}),
+            );
+        }
+        v
+    }
+}
+
+/// `(1 - delta - fnr) / fpr` and its mirror, as a log; `-inf` when no evidence.
+pub fn eps_bound(fpr: f64, fnr: f64, delta: f64) -> f64 {
+    let l = |num: f64, den: f64| if num <= 0.0 { f64::NEG_INFINITY } else if den <= 0.0 { f64::INFINITY } else { (num / den).ln() };
+    l(1.0 - delta - fnr, fpr).max(l(1.0 - delta - fpr, fnr))
+}
+
+/// `Phi^-1(1 - fpr) - Phi^-1(fnr)`.
+pub fn mu_bound(fpr: f64, fnr: f64) -> f64 {
+    normal_quantile(1.0 - fpr) - normal_quantile(fnr)
+}
+
+/// Whether `(fpr, fnr)` or its mirror lies strictly below the claim's trade-off curve.
+pub fn below_tradeoff(claim: &PrivacyClaim, fpr: f64, fnr: f64) -> bool {
+    const SLACK: f64 = 1e-12;
+    fnr < claim.tradeoff(fpr) - SLACK || fpr < claim.tradeoff(fnr) - SLACK
+}
+
+/// Normal-approximation upper bound used only to *choose* events on the training split.
+fn predicted_upper(count: f64, total: f64, n: f64, z: f64) -> f64 {
+    let p = count / total;
+    (p + z * (p * (1.0 - p) / n).sqrt() + z * z / n).min(1.0)
+}
+
+/// Choose the thresholds on the training scores: `(eps threshold, mu threshold)`.
+fn choose_thresholds(s0: &mut [f64], s1: &mut [f64], n: usize, z: f64, delta: f64, gaussian: bool) -> (f64, f64) {
+    s0.sort_by(f64::total_cmp);
+    s1.sort_by(f64::total_cmp);
+    let (m0, m1, nf) = (s0.len() as f64, s1.len() as f64, n as f64);
+    let mut cands: Vec<f64> = Vec::with_capacity(s0.len() + s1.len() + 1);
+    cands.push(f64::NEG_INFINITY);
+    cands.extend(s0.iter().chain(s1.iter()).copied());
+    cands.sort_by(f64::total_cmp);
+    cands.dedup();
+    let (mut i0, mut i1) = (0usize, 0usize);
+    let (mut best_eps, mut t_eps) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let (mut best_mu, mut t_mu) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for &t in &cands {
+        while i0 < s0.len() && s0[i0] <= t {
+            i0 += 1;
+        }
+        while i1 < s1.len() && s1[i1] <= t {
+            i1 += 1;
+        }
+        // E_t = {s > t}: under x, i0 outputs fall outside (false negatives).
+        let fnr_ub = predicted_upper(i0 as f64, m0, nf, z);
+        let fpr_ub = predicted_upper((s1.len() - i1) as f64, m1, nf, z);
+        let e = eps_bound(fpr_ub, fnr_ub, delta);
+        if e > best_eps {
+            best_eps = e;
+            t_eps = t;
+        }
+        if gaussian {
+            let m = mu_bound(fpr_ub, fnr_ub);
+            if m > best_mu {
+                best_mu = m;
+                t_mu = t;
+            }
+        }
+    }
+    (t_eps, t_mu)
+}
+
+fn certify(s0: &[f64], s1: &[f64], t: f64, alpha_rate: f64, name: &str) -> CertifiedEvent {
+    let n0 = s0.len() as u64;
+    let n1 = s1.len() as u64;
+    let fnc = s0.iter().filter(|&&s| s <= t).count() as u64;
+    let fpc = s1.iter().filter(|&&s| s > t).count() as u64;
+    CertifiedEvent {
+        event: format!("{name} > {t:.6e}"),
+        threshold: t,
+        false_negatives: fnc,
+        false_positives: fpc,
+        fpr: fpc as f64 / n1 as f64,
+        fnr: fnc as f64 / n0 as f64,
+        fpr_upper: clopper_pearson_upper(fpc, n1, alpha_rate),
+        fnr_upper: clopper_pearson_upper(fnc, n0, alpha_rate),
+    }
+}
+
+fn empirical_curve(s0: &[f64], s1: &[f64]) -> Vec<(f64, f64)> {
+    let mut a = s0.to_vec();
+    let mut b = s1.to_vec();
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    let mut ts: Vec<f64> = (0..=100).map(|i| a[(i * (a.len() - 1)) / 100]).collect();
+    ts.extend((0..=100).map(|i| b[(i * (b.len() - 1)) / 100]));
+    ts.sort_by(f64::total_cmp);
+    ts.dedup();
+    let mut pts: Vec<(f64, f64)> = ts
+        .iter()
+        .map(|&t| {
+            let fnr = a.partition_point(|&s| s <= t) as f64 / a.len() as f64;
+            let fpr = (b.len() - b.partition_point(|&s| s <= t)) as f64 / b.len() as f64;
+            (fpr, fnr)
+        })
+        .collect();
+    pts.push((1.0, 0.0));
+    pts.push((0.0, 1.0));
+    pts.sort_by(|p, q| p.0.total_cmp(&q.0));
+    pts
+}
+
+/// Audit `mechanism` on the neighbouring pair `(x, x_prime)` against `claim`.
+///
+/// `mechanism(input, rng)` must be the whole randomised function (validated parameters are
+/// built outside the closure); outputs under the two inputs are drawn from independent streams
+/// derived from `config.seed`.
+pub fn audit<I, O, F, S>(
+    mechanism: F,
+    x: &I,
+    x_prime: &I,
+    claim: &PrivacyClaim,
+    statistic: &S,
+    config: &AuditConfig,
+) -> Result<AuditResult, AuditError>
+where
+    F: Fn(&I, &mut ChaCha20Rng) -> O + Sync,
+    I: Sync + ?Sized,
+    O: Send + Sync + 'static,
+    S: Statistic<O>,
+{
+    config.validate()?;
+    let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
+    let routes = if config.gaussian { 2.0 } else { 1.0 };
+    let alpha_rate = config.alpha / (2.0 * routes);
+    let z = -normal_quantile(alpha_rate);
+    let seed = mix(config.seed);
+
+    let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, |o| o);
+    let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, |o| o);
+    let score: Score<O> = statistic.fit(&train_x, &train_xp)?;
+    let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
+    let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
+    drop((train_x, train_xp));
+    let (t_eps, t_mu) = choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
+    drop((t0, t1));
+
+    let sc = Arc::clone(&score);
+    let h0 = sample_map(&mechanism, x, config.samples, seed ^ 3, |o| sc(&o));
+    let h1 = sample_map(&mechanism, x_prime, config.samples, seed ^ 4, |o| score(&o));
+    let name = "s";
+    let eps_event = certify(&h0, &h1, t_eps, alpha_rate, name);
+    let mu_event = config.gaussian.then(|| certify(&h0, &h1, t_mu, alpha_rate, name));
+
+    let eps_lower = eps_bound(eps_event.fpr_upper, eps_event.fnr_upper, delta);
+    let eps_estimate = eps_bound(eps_event.fpr, eps_event.fnr, delta);
+    let eps_claimed = claim.epsilon_at(delta);
+    let mu_lower = mu_event.as_ref().map(|e| mu_bound(e.fpr_upper, e.fnr_upper));
+    let mu_estimate = mu_event.as_ref().map(|e| mu_bound(e.fpr, e.fnr));
+    let violated = below_tradeoff(claim, eps_event.fpr_upper, eps_event.fnr_upper)
+        || mu_event.as_ref().is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper));
+    let finite = |v: f64| v.is_finite().then_some(v);
+    Ok(AuditResult {
+        claim: claim.clone(),
+        statistic: statistic.name(),
+        delta,
+        eps_claimed,
+        eps_lower,
+        eps_estimate,
+        mu_lower,
+        mu_estimate,
+        mu_reference: config.mu_reference,
+        confidence: 1.0 - config.alpha,
+        samples: config.samples,
+        train_samples: config.train,
+        eps_tightness: eps_claimed.and_then(|e| finite(eps_lower / e)),
+        mu_tightness: mu_lower.zip(config.mu_reference).and_then(|(l, r)| finite(l / r)),
+        detectable_epsilon: eps_claimed.and_then(|e| finite(e + (eps_estimate - eps_lower))),
+        detectable_mu: config.mu_reference.zip(mu_estimate).zip(mu_lower).and_then(|((r, e), l)| finite(r + (e - l))),
+        violated,
+        empirical_tradeoff: empirical_curve(&h0, &h1),
+        eps_event,
+        mu_event,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use privacy::{Epsilon, Guarantee, TrustModel};
+    use rand::RngExt;
+
+    fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
+        move |x: &f64, rng: &mut ChaCha20Rng| {
+            let u: f64 = rng.random::<f64>() - 0.5;
+            x - b * u.signum() * (-2.0 * u.abs()).ln_1p()
+        }
+    }
+
+    fn pure(eps: f64) -> PrivacyClaim {
+        PrivacyClaim::new("test", Guarantee::PureDp { epsilon: Epsilon::new(eps).unwrap() }, TrustModel::Central, "|x - x'| <= 1")
+    }
+
+    #[test]
+    fn sampling_is_reproducible_and_thread_independent() {
+        let f = laplace(1.0);
+        let a = sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let b = pool.install(|| sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o));
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 3 * CHUNK + 5);
+    }
+
+    #[test]
+    fn eps_bound_formula() {
+        // FPR 0.1, FNR 0.5: ln(0.5 / 0.1) = ln 5.
+        assert!((eps_bound(0.1, 0.5, 0.0) - 5f64.ln()).abs() < 1e-15);
+        assert!((mu_bound(0.5, 0.5)).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,103 @@
+//! SVG plots of the report (plotters, SVG backend only).
+//!
+//! Without a font feature, plotters lays text out with a crude width estimate and writes it as
+//! SVG `<text>` elements that the viewer renders with its own fonts: titles and axis labels
+//! show in any browser, their extents are approximate. Every plot is also described in words in
+//! the report's captions (`docs/verification.md`, section "Plots").
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::audit::AuditResult;
+use crate::scaling::ScalingResult;
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("plot: {e}")
+}
+
+/// Trade-off plot of an audit: x = false-positive rate, y = false-negative rate, both in
+/// [0, 1]. Red: the claim's trade-off curve (no test of a mechanism satisfying the claim lies
+/// below it); blue: the empirical trade-off of the audit's statistic on the held-out split;
+/// black circles: the certified points `(FPR_ub, FNR_ub)` of the events used (a violation is a
+/// black circle below the red curve).
+pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(err)?;
+    }
+    let root = SVGBackend::new(path, (520, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..1.0f64, 0.0..1.0f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("false-positive rate")
+        .y_desc("false-negative rate")
+        .draw()
+        .map_err(err)?;
+    let claim = &audit.claim;
+    let grid = (0..=400).map(|i| {
+        let a = (i as f64 / 400.0).powi(2);
+        (a, claim.tradeoff(a))
+    });
+    chart.draw_series(LineSeries::new(grid, RED.stroke_width(2))).map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(audit.empirical_tradeoff.iter().copied(), BLUE.stroke_width(1)))
+        .map_err(err)?;
+    let points: Vec<(f64, f64)> = std::iter::once(&audit.eps_event)
+        .chain(audit.mu_event.as_ref())
+        .map(|e| (e.fpr_upper, e.fnr_upper))
+        .collect();
+    chart
+        .draw_series(points.into_iter().map(|p| Circle::new(p, 4, BLACK.stroke_width(2))))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Regret-scaling plot: x = ln T, y = ln(cumulative regret). Grey: each seed's run; blue: the
+/// mean over seeds; red: the fitted `ln R = intercept + slope ln T + c ln ln T` (the log factor
+/// added back); green: the theory's exponent through the first mean point.
+pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(err)?;
+    }
+    let xs: Vec<f64> = result.config.horizons.iter().map(|&t| (t as f64).ln()).collect();
+    let ln = |v: f64| v.max(1e-12).ln();
+    let ys = result.regret.iter().flatten().chain(&result.mean).map(|&v| ln(v));
+    let (ymin, ymax) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let pad = 0.05 * (ymax - ymin).max(1e-3);
+    let xpad = 0.05 * (xs[xs.len() - 1] - xs[0]);
+    let root = SVGBackend::new(path, (560, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((xs[0] - xpad)..(xs[xs.len() - 1] + xpad), (ymin - pad)..(ymax + pad))
+        .map_err(err)?;
+    chart.configure_mesh().x_desc("ln T").y_desc("ln regret").draw().map_err(err)?;
+    for run in &result.regret {
+        chart
+            .draw_series(LineSeries::new(xs.iter().zip(run).map(|(&x, &r)| (x, ln(r))), RGBColor(190, 190, 190)))
+            .map_err(err)?;
+    }
+    chart
+        .draw_series(LineSeries::new(xs.iter().zip(&result.mean).map(|(&x, &r)| (x, ln(r))), BLUE.stroke_width(2)))
+        .map_err(err)?;
+    let c = result.config.log_power;
+    let fitted = xs.iter().map(|&x| (x, result.intercept + result.slope * x + c * x.ln()));
+    chart.draw_series(LineSeries::new(fitted, RED.stroke_width(2))).map_err(err)?;
+    let (x0, y0) = (xs[0], ln(result.mean[0]));
+    let a = result.config.theory_exponent;
+    let theory = xs.iter().map(|&x| (x, y0 + a * (x - x0) + c * (x.ln() - x0.ln())));
+    chart.draw_series(LineSeries::new(theory, GREEN.stroke_width(1))).map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}

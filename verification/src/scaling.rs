@@ -1,0 +1,380 @@
+//! The regret-scaling checker: does the cumulative regret of an algorithm grow no faster than
+//! the power of the horizon its paper proves?
+//!
+//! # Method
+//! Run the algorithm on a geometric grid of horizons `T_1 < ... < T_H` (`H >= 6`) with `S`
+//! seeds. With `R_h` the mean regret over seeds at `T_h` and the paper's bound
+//! `R_T = O(T^a L(T))`, where `L(T) = (ln T)^c` collects the stated log factors, fit by ordinary
+//! least squares the slope `b` of
+//!
+//! `y_h = ln(R_h / L(T_h))` against `x_h = ln T_h`.
+//!
+//! Dividing by `L` before fitting is how the log factors are accounted for: if
+//! `R_T <= C T^a L(T)` then `y_h <= ln C + a x_h`, so a slope above `a` over a long enough range
+//! contradicts the bound. The slope's uncertainty comes from a bootstrap over seeds (seeds
+//! resampled with replacement, the same resample at every horizon, so that correlations
+//! between horizons of one seed are kept): the interval is `b +- z se_boot` with
+//! `z = Phi^-1(1 - alpha/2)` (normal bootstrap interval; its level is asymptotic).
+//!
+//! Verdict: PASS when the upper end is `<= a`, FAIL when the lower end is `> a`, INCONCLUSIVE
+//! otherwise. A PASS says the regret grew no faster than `T^a L(T)` over the tested horizons; it
+//! says nothing about horizons beyond the grid, nor about the constant.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::audit::mix;
+use crate::report::Verdict;
+use crate::stats::normal_quantile;
+
+/// Errors of the scaling checker.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScalingError {
+    /// A configuration value is out of range.
+    #[error("invalid scaling configuration: {0}")]
+    InvalidConfig(String),
+    /// The algorithm returned a regret that cannot be fitted (non-finite, or a mean of 0).
+    #[error("unusable regret: {0}")]
+    Regret(String),
+}
+
+/// `count` horizons from `t_min` to `t_max`, geometrically spaced, rounded, distinct.
+pub fn geometric_horizons(t_min: usize, t_max: usize, count: usize) -> Vec<usize> {
+    if count < 2 || t_min == 0 || t_max <= t_min {
+        return vec![t_min.max(1)];
+    }
+    let r = (t_max as f64 / t_min as f64).powf(1.0 / (count - 1) as f64);
+    let mut v: Vec<usize> = (0..count).map(|i| (t_min as f64 * r.powi(i as i32)).round() as usize).collect();
+    v.dedup();
+    v
+}
+
+/// What the checker compares against.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScalingConfig {
+    /// Horizons (at least 6, increasing).
+    pub horizons: Vec<usize>,
+    /// Seeds per horizon (at least 8).
+    pub seeds: usize,
+    /// Bootstrap replicates (at least 200).
+    pub bootstrap: usize,
+    /// Two-sided level of the slope interval.
+    pub alpha: f64,
+    /// The proven exponent `a` of `T`.
+    pub theory_exponent: f64,
+    /// The power `c` of the stated log factor `L(T) = (ln T)^c`.
+    pub log_power: f64,
+    /// Base seed (run `s` uses `mix(seed, s)`).
+    pub seed: u64,
+}
+
+impl ScalingConfig {
+    fn validate(&self) -> Result<(), ScalingError> {
+        let bad = |m: String| Err(ScalingError::InvalidConfig(m));
+        if self.horizons.len() < 6 {
+            return bad(format!("{} horizons, need at least 6", self.horizons.len()));
+        }
+        if self.horizons.windows(2).any(|w| w[1] <= w[0]) || self.horizons[0] < 2 {
+            return bad("horizons must be increasing and >= 2".into());
+        }
+        if self.seeds < 8 || self.bootstrap < 200 {
+            return bad(format!("{} seeds and {} bootstrap replicates, need >= 8 and >= 200", self.seeds, self.bootstrap));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 0.5) || !self.theory_exponent.is_finite() || !self.log_power.is_finite() {
+            return bad("alpha in (0, 0.5), finite exponent and log power required".into());
+        }
+        Ok(())
+    }
+
+    fn log_factor(&self, t: usize) -> f64 {
+        (t as f64).ln().powf(self.log_power)
+    }
+}
+
+/// The result of a scaling check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScalingResult {
+    /// The configuration.
+    pub config: ScalingConfig,
+    /// Regret of run `s` at horizon `h`: `regret[s][h]`.
+    pub regret: Vec<Vec<f64>>,
+    /// Mean regret over seeds per horizon.
+    pub mean: Vec<f64>,
+    /// Fitted slope of `ln(mean / L(T))` against `ln T`.
+    pub slope: f64,
+    /// Intercept of the fit.
+    pub intercept: f64,
+    /// Bootstrap standard error of the slope.
+    pub slope_se: f64,
+    /// Interval `slope -+ z se`.
+    pub slope_lower: f64,
+    /// Upper end of the interval.
+    pub slope_upper: f64,
+    /// 2.5% and 97.5% percentiles of the bootstrap slopes (for reference).
+    pub percentile_95: (f64, f64),
+    /// PASS / FAIL / INCONCLUSIVE against `theory_exponent`.
+    pub verdict: Verdict,
+}
+
+/// OLS slope and intercept of `y` against `x`.
+pub fn ols(x: &[f64], y: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mx = x.iter().sum::<f64>() / n;
+    let my = y.iter().sum::<f64>() / n;
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let sxx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
+    let b = sxy / sxx;
+    (b, my - b * mx)
+}
+
+fn fit(config: &ScalingConfig, mean: &[f64]) -> Option<(f64, f64)> {
+    let x: Vec<f64> = config.horizons.iter().map(|&t| (t as f64).ln()).collect();
+    let y: Vec<f64> = config.horizons.iter().zip(mean).map(|(&t, &r)| (r / config.log_factor(t)).ln()).collect();
+    y.iter().all(|v| v.is_finite()).then(|| ols(&x, &y))
+}
+
+/// Check the scaling of `regret(T, seed)` (cumulative regret of one run of horizon `T`). Runs
+/// are independent across horizons.
+pub fn check_scaling<F>(regret: F, config: &ScalingConfig) -> Result<ScalingResult, ScalingError>
+where
+    F: Fn(usize, u64) -> f64 + Sync,
+{
+    config.validate()?;
+    let h = config.horizons.len();
+    let flat: Vec<f64> = (0..config.seeds * h)
+        .into_par_iter()
+        .map(|i| {
+            let (s, j) = (i / h, i % h);
+            regret(config.horizons[j], mix(config.seed ^ mix(s as u64) ^ mix(1000 + j as u64)))
+        })
+        .collect();
+    let runs: Vec<Vec<f64>> = flat.chunks(h).map(<[f64]>::to_vec).collect();
+    analyse(runs, config)
+}
+
+/// Check the scaling of `curve(T_max, seed)` (the cumulative regret after each round of one
+/// run, of length at least `T_max`), reading every horizon off the same run: for anytime
+/// algorithms whose parameters do not depend on the horizon.
+pub fn check_scaling_curves<F>(curve: F, config: &ScalingConfig) -> Result<ScalingResult, ScalingError>
+where
+    F: Fn(usize, u64) -> Vec<f64> + Sync,
+{
+    config.validate()?;
+    let t_max = *config.horizons.last().unwrap_or(&1);
+    let runs: Result<Vec<Vec<f64>>, ScalingError> = (0..config.seeds)
+        .into_par_iter()
+        .map(|s| {
+            let c = curve(t_max, mix(config.seed ^ mix(s as u64)));
+            if c.len() < t_max {
+                return Err(ScalingError::Regret(format!("curve of length {} < T_max = {t_max}", c.len())));
+            }
+            Ok(config.horizons.iter().map(|&t| c[t - 1]).collect())
+        })
+        .collect();
+    analyse(runs?, config)
+}
+
+fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult, ScalingError> {
+    let h = config.horizons.len();
+    if runs.iter().flatten().any(|r| !r.is_finite()) {
+        return Err(ScalingError::Regret("non-finite regret".into()));
+    }
+    let mean_of = |idx: &[usize]| -> Vec<f64> {
+        (0..h).map(|j| idx.iter().map(|&s| runs[s][j]).sum::<f64>() / idx.len() as f64).collect()
+    };
+    let all: Vec<usize> = (0..runs.len()).collect();
+    let mean = mean_of(&all);
+    let (slope, intercept) =
+        fit(config, &mean).ok_or_else(|| ScalingError::Regret(format!("mean regret {mean:?} has a zero")))?;
+    let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ 0xb007));
+    let mut boot = Vec::with_capacity(config.bootstrap);
+    for _ in 0..config.bootstrap {
+        let idx: Vec<usize> = (0..runs.len()).map(|_| rng.random_range(0..runs.len())).collect();
+        if let Some((b, _)) = fit(config, &mean_of(&idx)) {
+            boot.push(b);
+        }
+    }
+    if boot.len() < config.bootstrap / 2 {
+        return Err(ScalingError::Regret("most bootstrap resamples have a zero mean regret".into()));
+    }
+    let bm = boot.iter().sum::<f64>() / boot.len() as f64;
+    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len() - 1) as f64).sqrt();
+    boot.sort_by(f64::total_cmp);
+    let q = |p: f64| boot[((boot.len() - 1) as f64 * p).round() as usize];
+    let z = -normal_quantile(config.alpha / 2.0);
+    let (lo, hi) = (slope - z * se, slope + z * se);
+    let a = config.theory_exponent;
+    let verdict = if hi <= a {
+        Verdict::Pass
+    } else if lo > a {
+        Verdict::Fail
+    } else {
+        Verdict::Inconclusive
+    };
+    Ok(ScalingResult {
+        config: config.clone(),
+        regret: runs,
+        mean,
+        slope,
+        intercept,
+        slope_se: se,
+        slope_lower: lo,
+        slope_upper: hi,
+        percentile_95: (q(0.025), q(0.975)),
+        verdict,
+    })
+}
+
+/// The result of a privacy sweep: how the regret at a fixed horizon depends on epsilon.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepResult {
+    /// The epsilons.
+    pub epsilons: Vec<f64>,
+    /// Mean regret over seeds at each epsilon.
+    pub mean: Vec<f64>,
+    /// Slope of `ln R` against `ln(1/eps)`: the exponent `k` of `R ~ eps^-k`.
+    pub exponent: f64,
+    /// Interval of the exponent (normal bootstrap, level `1 - alpha`).
+    pub exponent_lower: f64,
+    /// Upper end.
+    pub exponent_upper: f64,
+    /// PASS when the interval lies in `[0, max_exponent]` (regret does not increase with epsilon
+    /// and grows no faster than the theory's `eps^-max_exponent`), FAIL when it lies entirely
+    /// outside, INCONCLUSIVE otherwise.
+    pub verdict: Verdict,
+}
+
+/// Privacy sweep: `regret(eps, seed)` at each epsilon for `seeds` seeds; the exponent `k` of
+/// `R ~ eps^-k` with a bootstrap over seeds, compared with `[0, max_exponent]`.
+pub fn privacy_sweep<F>(
+    regret: F,
+    epsilons: &[f64],
+    seeds: usize,
+    max_exponent: f64,
+    alpha: f64,
+    seed: u64,
+) -> Result<SweepResult, ScalingError>
+where
+    F: Fn(f64, u64) -> f64 + Sync,
+{
+    if epsilons.len() < 3 || seeds < 8 || epsilons.iter().any(|e| !(e.is_finite() && *e > 0.0)) {
+        return Err(ScalingError::InvalidConfig("need >= 3 positive epsilons and >= 8 seeds".into()));
+    }
+    let k = epsilons.len();
+    let flat: Vec<f64> = (0..seeds * k)
+        .into_par_iter()
+        .map(|i| regret(epsilons[i % k], mix(seed ^ mix((i / k) as u64) ^ mix(2000 + (i % k) as u64))))
+        .collect();
+    if flat.iter().any(|r| !r.is_finite()) {
+        return Err(ScalingError::Regret("non-finite regret".into()));
+    }
+    let x: Vec<f64> = epsilons.iter().map(|e| -e.ln()).collect();
+    let fit_idx = |idx: &[usize]| -> Option<f64> {
+        let m: Vec<f64> = (0..k).map(|j| idx.iter().map(|&s| flat[s * k + j]).sum::<f64>() / idx.len() as f64).collect();
+        let y: Vec<f64> = m.iter().map(|v| v.ln()).collect();
+        y.iter().all(|v| v.is_finite()).then(|| ols(&x, &y).0)
+    };
+    let all: Vec<usize> = (0..seeds).collect();
+    let mean: Vec<f64> = (0..k).map(|j| all.iter().map(|&s| flat[s * k + j]).sum::<f64>() / seeds as f64).collect();
+    let exponent = fit_idx(&all).ok_or_else(|| ScalingError::Regret("a mean regret is zero".into()))?;
+    let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ 0x5eed));
+    let boot: Vec<f64> = (0..1000)
+        .filter_map(|_| {
+            let idx: Vec<usize> = (0..seeds).map(|_| rng.random_range(0..seeds)).collect();
+            fit_idx(&idx)
+        })
+        .collect();
+    let bm = boot.iter().sum::<f64>() / boot.len() as f64;
+    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len().max(2) - 1) as f64).sqrt();
+    let z = -normal_quantile(alpha / 2.0);
+    let (lo, hi) = (exponent - z * se, exponent + z * se);
+    let verdict = if lo >= 0.0 && hi <= max_exponent {
+        Verdict::Pass
+    } else if hi < 0.0 || lo > max_exponent {
+        Verdict::Fail
+    } else {
+        Verdict::Inconclusive
+    };
+    Ok(SweepResult { epsilons: epsilons.to_vec(), mean, exponent, exponent_lower: lo, exponent_upper: hi, verdict })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_distr::{Distribution, LogNormal};
+
+    fn config(a: f64, c: f64) -> ScalingConfig {
+        ScalingConfig {
+            horizons: geometric_horizons(100, 10_000, 7),
+            seeds: 32,
+            bootstrap: 500,
+            alpha: 1e-6,
+            theory_exponent: a,
+            log_power: c,
+            seed: 11,
+        }
+    }
+
+    /// Synthetic regret `T^b (ln T)^c` times log-normal noise (sd 0.3 on the log scale).
+    fn synthetic(b: f64, c: f64) -> impl Fn(usize, u64) -> f64 + Sync {
+        move |t, seed| {
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let noise = LogNormal::new(0.0, 0.3).unwrap().sample(&mut rng);
+            (t as f64).powf(b) * (t as f64).ln().powf(c) * noise
+        }
+    }
+
+    #[test]
+    fn horizons_are_geometric() {
+        assert_eq!(geometric_horizons(100, 10_000, 5), vec![100, 316, 1000, 3162, 10_000]);
+    }
+
+    #[test]
+    fn recovers_a_power_law_after_removing_the_log_factor() {
+        let r = check_scaling(synthetic(0.5, 1.5), &config(0.5, 1.5)).unwrap();
+        assert!((r.slope - 0.5).abs() < 0.05, "slope {}", r.slope);
+        assert!(r.slope_lower < 0.5 && 0.5 < r.slope_upper);
+    }
+
+    #[test]
+    fn verdicts_follow_the_interval() {
+        // Slope 0.4 against theory 0.5: pass. Slope 1.0 (linear regret): fail.
+        assert_eq!(check_scaling(synthetic(0.4, 0.0), &config(0.5, 0.0)).unwrap().verdict, Verdict::Pass);
+        let lin = check_scaling(synthetic(1.0, 0.0), &config(0.5, 0.0)).unwrap();
+        assert_eq!(lin.verdict, Verdict::Fail);
+        assert!(lin.slope_lower > 0.9);
+        // Exactly at the theory: the interval straddles it.
+        assert_eq!(check_scaling(synthetic(0.5, 0.0), &config(0.5, 0.0)).unwrap().verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn curves_and_sweep() {
+        let curve = |t: usize, _seed: u64| (1..=t).map(|i| (i as f64).sqrt()).collect::<Vec<f64>>();
+        let r = check_scaling_curves(curve, &config(0.5, 0.0)).unwrap();
+        assert!((r.slope - 0.5).abs() < 0.01);
+        let sweep = privacy_sweep(
+            |eps, seed| {
+                let mut rng = ChaCha20Rng::seed_from_u64(seed);
+                (10.0 + 50.0 / eps) * LogNormal::new(0.0, 0.1).unwrap().sample(&mut rng)
+            },
+            &[0.5, 1.0, 2.0, 4.0, 8.0],
+            16,
+            1.0,
+            1e-6,
+            3,
+        )
+        .unwrap();
+        assert_eq!(sweep.verdict, Verdict::Pass, "{sweep:?}");
+        assert!(sweep.exponent > 0.3 && sweep.exponent < 1.0);
+    }
+
+    #[test]
+    fn bad_config_is_an_error() {
+        let mut c = config(0.5, 0.0);
+        c.horizons.truncate(5);
+        assert!(check_scaling(synthetic(0.5, 0.0), &c).is_err());
+    }
+}
