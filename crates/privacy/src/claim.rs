@@ -140,7 +140,12 @@ impl PrivacyClaim {
         model: TrustModel,
         neighbouring: impl Into<String>,
     ) -> Self {
-        Self { subject: subject.into(), guarantee, model, neighbouring: neighbouring.into() }
+        Self {
+            subject: subject.into(),
+            guarantee,
+            model,
+            neighbouring: neighbouring.into(),
+        }
     }
 
     /// The delta the claim is stated at, for approximate DP; 0 for pure DP; `None` for the
@@ -201,7 +206,11 @@ impl PrivacyClaim {
                 }
                 while hi - lo > 1e-12 * hi.max(1.0) {
                     let mid = 0.5 * (lo + hi);
-                    if gaussian_dp_delta(mu, mid) > delta { lo = mid } else { hi = mid }
+                    if gaussian_dp_delta(mu, mid) > delta {
+                        lo = mid
+                    } else {
+                        hi = mid
+                    }
                 }
                 Some(hi)
             }
@@ -235,7 +244,10 @@ impl PrivacyClaim {
                 }
             }
             Guarantee::Zcdp { .. } | Guarantee::RdpCurve { .. } => delta_grid()
-                .filter_map(|d| self.epsilon_at(d).map(|e| approximate_dp_tradeoff(e, d, alpha)))
+                .filter_map(|d| {
+                    self.epsilon_at(d)
+                        .map(|e| approximate_dp_tradeoff(e, d, alpha))
+                })
                 .fold(0.0, f64::max),
         }
     }
@@ -252,16 +264,24 @@ mod tests {
 
     #[test]
     fn pure_dp_tradeoff_is_the_two_lines() {
-        let c = claim(Guarantee::PureDp { epsilon: Epsilon::new(1.0).unwrap() });
+        let c = claim(Guarantee::PureDp {
+            epsilon: Epsilon::new(1.0).unwrap(),
+        });
         assert_abs_diff_eq!(c.tradeoff(0.0), 1.0);
-        assert_abs_diff_eq!(c.tradeoff(0.1), 1.0 - std::f64::consts::E * 0.1, epsilon = 1e-15);
+        assert_abs_diff_eq!(
+            c.tradeoff(0.1),
+            1.0 - std::f64::consts::E * 0.1,
+            epsilon = 1e-15
+        );
         assert_abs_diff_eq!(c.tradeoff(0.9), (-1f64).exp() * 0.1, epsilon = 1e-15);
         assert_abs_diff_eq!(c.tradeoff(1.0), 0.0);
     }
 
     #[test]
     fn zcdp_epsilon_matches_bun_steinke() {
-        let c = claim(Guarantee::Zcdp { rho: Rho::new(0.5).unwrap() });
+        let c = claim(Guarantee::Zcdp {
+            rho: Rho::new(0.5).unwrap(),
+        });
         let d: f64 = 1e-5;
         assert_abs_diff_eq!(
             c.epsilon_at(d).unwrap(),
@@ -273,7 +293,9 @@ mod tests {
 
     #[test]
     fn gdp_epsilon_inverts_delta() {
-        let c = claim(Guarantee::GaussianDp { mu: Mu::new(1.0).unwrap() });
+        let c = claim(Guarantee::GaussianDp {
+            mu: Mu::new(1.0).unwrap(),
+        });
         let eps = c.epsilon_at(1e-5).unwrap();
         assert_abs_diff_eq!(gaussian_dp_delta(1.0, eps), 1e-5, epsilon = 1e-12);
         // GDP trade-off at alpha = Phi(-mu/2) equals Phi(-mu/2) by symmetry.

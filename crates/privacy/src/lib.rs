@@ -3,10 +3,15 @@
 //!
 //! See `docs/privacy.md` for the derivation of every calibration and the threat model.
 
+pub mod accountant;
 pub mod claim;
 pub mod error;
+pub mod exact;
+pub mod mechanisms;
 pub mod params;
+pub mod sampler;
 
 pub use claim::{Guarantee, PrivacyClaim, TrustModel};
 pub use error::PrivacyError;
 pub use params::{Delta, Epsilon, Mu, NoiseMultiplier, NoiseScale, Rho, SamplingRate, Sensitivity};
+pub use sampler::{Grid, Hardened, NoiseSampler, Sampler, Textbook};

@@ -80,10 +80,18 @@ validated!(
 
 /// Return `value` if it is finite, else [`PrivacyError::NonFinite`].
 pub fn finite(what: &'static str, value: f64) -> Result<f64, PrivacyError> {
-    if value.is_finite() { Ok(value) } else { Err(PrivacyError::NonFinite { what, value }) }
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(PrivacyError::NonFinite { what, value })
+    }
 }
 
 /// Return `n` if it is at least 1, else [`PrivacyError::ZeroCount`].
 pub fn at_least_one(what: &'static str, n: u64) -> Result<u64, PrivacyError> {
-    if n >= 1 { Ok(n) } else { Err(PrivacyError::ZeroCount { what, got: n }) }
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err(PrivacyError::ZeroCount { what, got: n })
+    }
 }

@@ -1,0 +1,20 @@
+//! Mechanisms, each with its [`crate::PrivacyClaim`], the derivation of its calibration, and a
+//! way to pass the noise in for deterministic test vectors. Every mechanism uses the hardened
+//! sampler unless the textbook one is chosen by name.
+
+pub mod exponential;
+pub mod gaussian;
+pub mod laplace;
+pub mod matrix;
+pub mod subsampled;
+pub mod tree;
+
+pub use exponential::ExponentialMechanism;
+pub use gaussian::{
+    GaussianCalibration, GaussianMechanism, analytic_sigma, classic_sigma, gaussian_delta,
+    gaussian_rho,
+};
+pub use laplace::{ConvertToLaplace, LaplaceMechanism};
+pub use matrix::{Neighbouring, outer_product_sensitivity, symmetric_gaussian_noise};
+pub use subsampled::{Aggregate, SubsampledGaussian};
+pub use tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};

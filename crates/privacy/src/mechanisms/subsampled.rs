@@ -1,0 +1,237 @@
+//! Poisson-subsampled Gaussian aggregation, as in DP-FedAvg (McMahan et al. 2018) and
+//! DP-FTS-DE (Dai, Low & Jaillet 2021), Algorithm 1, lines 6-11.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use rand::Rng;
+
+use crate::accountant::rdp::{RdpConversion, subsampled_gaussian_rdp};
+use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
+use crate::error::PrivacyError;
+use crate::params::{NoiseMultiplier, SamplingRate, finite};
+use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+
+/// Poisson-subsampled Gaussian aggregation of `N` participants' vectors into `P` weighted
+/// aggregates (one per sub-region in DP-FTS-DE; `P = 1` is DP-FedAvg).
+///
+/// One round (Algorithm 1 of DP-FTS-DE): select each participant independently with
+/// probability `q` (line 6); clip each selected vector to L2 norm `S / sqrt(P)` (line 9); for
+/// each `i`, `omega^(i) = sum_{n selected} (phi_n^(i) / q) omega_hat_n` (line 10) plus
+/// `N(0, (z phi_max S / q)^2 I)` (line 11), where `phi_max = max_{n,i} phi_n^(i)`.
+///
+/// # Calibration
+/// Neighbouring: one participant added or removed (user-level DP). The joint output
+/// `(omega^(i))_i` changes, when participant `n` is present, by `(phi_n^(i) omega_hat_n / q)_i`,
+/// of L2 norm at most `sqrt(P) phi_max (S / sqrt(P)) / q = phi_max S / q` (DP-FTS-DE Sec. 3.3 and
+/// App. A; McMahan et al. 2018, Lemma 1). The noise has standard deviation `z` times that
+/// sensitivity, so each round is the Poisson-subsampled Gaussian mechanism with sampling rate
+/// `q` and noise multiplier `z`, accounted by [`crate::accountant`]. Hardened: participants are
+/// selected by exact Bernoulli(q) and the noise is the discrete Gaussian on a grid, with the
+/// sensitivity inflated by `1 + GRID_SLACK` (noise `z (1 + GRID_SLACK) phi_max S / q`). The
+/// integer-order RDP bound of the accountant holds for the discrete Gaussian in the direction
+/// `D_alpha(mixture || base)` (each binomial term `E[(mu_1/mu_0)^k] = exp((k-1) D_k)` is at most
+/// the continuous one because `D_k` of the discrete Gaussian is at most `k Delta^2 / (2 sigma^2)`);
+/// see `docs/privacy.md` for what is and is not proved for the other direction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubsampledGaussian {
+    q: SamplingRate,
+    clip: f64,
+    z: NoiseMultiplier,
+    sampler: Sampler,
+}
+
+/// The result of one aggregation round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggregate {
+    /// `P x M`: row `i` is `omega^(i)`.
+    pub vectors: Array2<f64>,
+    /// Which participants were selected.
+    pub selected: Vec<bool>,
+    /// The noise standard deviation used.
+    pub sigma: f64,
+}
+
+impl SubsampledGaussian {
+    /// Sampling rate `q` in (0, 1], clipping threshold `S > 0`, noise multiplier `z > 0`;
+    /// hardened sampler.
+    pub fn new(q: f64, clip: f64, noise_multiplier: f64) -> Result<Self, PrivacyError> {
+        let q = SamplingRate::new(q)?;
+        let clip = crate::mechanisms::laplace::positive_sensitivity(clip)?.get();
+        Ok(Self {
+            q,
+            clip,
+            z: NoiseMultiplier::new(noise_multiplier)?,
+            sampler: Sampler::Hardened,
+        })
+    }
+
+    /// Use another sampler.
+    pub fn with_sampler(mut self, sampler: Sampler) -> Self {
+        self.sampler = sampler;
+        self
+    }
+
+    /// The sampling rate.
+    pub fn q(&self) -> f64 {
+        self.q.get()
+    }
+
+    /// The noise multiplier.
+    pub fn noise_multiplier(&self) -> f64 {
+        self.z.get()
+    }
+
+    /// The L2 sensitivity of the joint output: `phi_max S / q`.
+    pub fn sensitivity(&self, phi_max: f64) -> f64 {
+        phi_max * self.clip / self.q.get()
+    }
+
+    /// The noise standard deviation `z phi_max S / q` (times `1 + GRID_SLACK` when hardened).
+    pub fn sigma(&self, phi_max: f64) -> f64 {
+        self.z.get() * self.sensitivity(phi_max) * self.sampler.sensitivity_factor()
+    }
+
+    /// The claim for `steps` rounds: the RDP curve of the Poisson-subsampled Gaussian at the
+    /// paper's integer orders 2..=33 (composition over `steps`).
+    pub fn claim(&self, steps: u64) -> Result<PrivacyClaim, PrivacyError> {
+        let orders: Vec<f64> = (2..=33).map(f64::from).collect();
+        let eps = subsampled_gaussian_rdp(self.q.get(), self.z.get(), &orders)?;
+        let steps = crate::params::at_least_one("steps", steps)? as f64;
+        let eps: Vec<f64> = eps.iter().map(|e| e * steps).collect();
+        let _ = RdpConversion::Classic;
+        Ok(PrivacyClaim::new(
+            format!(
+                "subsampled_gaussian(q={}, z={}, S={}, steps={steps}, sampler={})",
+                self.q,
+                self.z,
+                self.clip,
+                self.sampler.name()
+            ),
+            Guarantee::rdp_curve(orders, eps)?,
+            TrustModel::Central,
+            "one participant added or removed (user-level)",
+        ))
+    }
+
+    fn check(
+        &self,
+        vectors: ArrayView2<'_, f64>,
+        weights: ArrayView2<'_, f64>,
+    ) -> Result<f64, PrivacyError> {
+        if vectors.nrows() != weights.nrows() {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "weights per participant",
+                expected: vectors.nrows(),
+                got: weights.nrows(),
+            });
+        }
+        if weights.ncols() == 0 {
+            return Err(PrivacyError::Empty {
+                what: "weight columns (sub-regions)",
+            });
+        }
+        if vectors.nrows() == 0 {
+            return Err(PrivacyError::Empty {
+                what: "participants",
+            });
+        }
+        for &v in vectors {
+            finite("participant vector entry", v)?;
+        }
+        let mut phi_max: f64 = 0.0;
+        for &w in weights {
+            if !(w.is_finite() && w >= 0.0) {
+                return Err(PrivacyError::OutOfRange {
+                    name: "weight",
+                    value: w,
+                    reason: "must be finite and >= 0",
+                });
+            }
+            phi_max = phi_max.max(w);
+        }
+        if phi_max == 0.0 {
+            return Err(PrivacyError::OutOfRange {
+                name: "max weight",
+                value: 0.0,
+                reason: "must be > 0",
+            });
+        }
+        Ok(phi_max)
+    }
+
+    /// `omega_hat = omega / max(1, ||omega||_2 / (S / sqrt(P)))` (line 9).
+    pub fn clip_vector(&self, v: ArrayView1<'_, f64>, p: usize) -> Array1<f64> {
+        let bound = self.clip / (p.max(1) as f64).sqrt();
+        let norm = v.dot(&v).sqrt();
+        let f = (norm / bound).max(1.0);
+        v.mapv(|x| x / f)
+    }
+
+    /// The deterministic part with the selection and the noise passed in: `vectors` is
+    /// `N x M` (row n = participant n), `weights` `N x P`, `noise` `P x M`.
+    pub fn aggregate_with(
+        &self,
+        vectors: ArrayView2<'_, f64>,
+        weights: ArrayView2<'_, f64>,
+        selected: &[bool],
+        noise: ArrayView2<'_, f64>,
+    ) -> Result<Array2<f64>, PrivacyError> {
+        self.check(vectors, weights)?;
+        let (p, m) = (weights.ncols(), vectors.ncols());
+        if selected.len() != vectors.nrows() {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "selection per participant",
+                expected: vectors.nrows(),
+                got: selected.len(),
+            });
+        }
+        if noise.dim() != (p, m) {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "noise rows x columns",
+                expected: p * m,
+                got: noise.len(),
+            });
+        }
+        let mut out = Array2::zeros((p, m));
+        for (n, row) in vectors.axis_iter(Axis(0)).enumerate() {
+            if !selected[n] {
+                continue;
+            }
+            let c = self.clip_vector(row, p);
+            for i in 0..p {
+                let w = weights[[n, i]] / self.q.get();
+                out.row_mut(i).scaled_add(w, &c);
+            }
+        }
+        for &x in noise {
+            finite("noise", x)?;
+        }
+        Ok(out + noise)
+    }
+
+    /// One round: select, clip, weight, add noise.
+    pub fn aggregate<R: Rng + ?Sized>(
+        &self,
+        vectors: ArrayView2<'_, f64>,
+        weights: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<Aggregate, PrivacyError> {
+        let phi_max = self.check(vectors, weights)?;
+        let (p, m) = (weights.ncols(), vectors.ncols());
+        let selected: Vec<bool> = (0..vectors.nrows())
+            .map(|_| self.sampler.bernoulli(self.q.get(), rng))
+            .collect::<Result<_, _>>()?;
+        let exact =
+            self.aggregate_with(vectors, weights, &selected, Array2::zeros((p, m)).view())?;
+        let sigma = self.sigma(phi_max);
+        let grid = Grid::for_sensitivity(self.sensitivity(phi_max), p * m, Norm::L2)?;
+        let mut out = Array2::zeros((p, m));
+        for (o, &x) in out.iter_mut().zip(exact.iter()) {
+            *o = self.sampler.perturb_gaussian(x, sigma, grid, rng)?;
+        }
+        Ok(Aggregate {
+            vectors: out,
+            selected,
+            sigma,
+        })
+    }
+}

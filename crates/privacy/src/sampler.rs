@@ -1,0 +1,378 @@
+//! Noise samplers behind one interface, [`NoiseSampler`], in two families:
+//!
+//! - [`Textbook`]: continuous Laplace by inverse CDF on a uniform double, Gaussian from
+//!   `rand_distr`. These are the samplers the papers' analyses assume; in floating point they
+//!   leak through their low-order bits (Mironov 2012; Jin et al. 2022). Kept under this name
+//!   as the papers' reference and as the auditor's positive control. Never a default.
+//! - [`Hardened`]: exact discrete Laplace and discrete Gaussian on a grid of width `2^k`
+//!   (Canonne, Kamath & Steinke 2020, Algorithms 1-3, see [`crate::exact`]). The input is first
+//!   rounded to the grid (exactly: the grid width is a power of two), then an exact integer
+//!   multiple of the grid width is added. The rounding moves each coordinate by at most half a
+//!   grid width, so two inputs at distance `Delta` round to grid points at distance at most
+//!   `Delta + (number of coordinates) * width` in L1 and `Delta + sqrt(number) * width` in L2:
+//!   mechanisms choose the width with [`Grid::for_sensitivity`] so that this excess is at most
+//!   [`GRID_SLACK`]` * Delta`, and calibrate their noise for the inflated sensitivity
+//!   `(1 + GRID_SLACK) Delta`.
+//!
+//! [`Sampler`] is the run-time choice between the two; `Sampler::default()` is hardened.
+//! See `docs/privacy.md` for the threat model.
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+use rand::{Rng, RngExt};
+use rand_distr::{Distribution, StandardNormal};
+use serde::{Deserialize, Serialize};
+
+use crate::error::PrivacyError;
+use crate::exact;
+
+/// The relative sensitivity excess the hardened samplers' grid may cause (`2^-20`).
+pub const GRID_SLACK: f64 = 1.0 / 1_048_576.0;
+
+/// A grid `{ i 2^exponent : i integer }` on which the hardened samplers work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grid {
+    exponent: i32,
+}
+
+/// How a sensitivity is measured, for [`Grid::for_sensitivity`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Norm {
+    /// L1: rounding `n` coordinates adds at most `n * width`.
+    L1,
+    /// L2: rounding `n` coordinates adds at most `sqrt(n) * width`.
+    L2,
+}
+
+impl Grid {
+    /// The grid of width `2^exponent`, `exponent` in [-1000, 1000].
+    pub fn new(exponent: i32) -> Result<Self, PrivacyError> {
+        if (-1000..=1000).contains(&exponent) {
+            Ok(Self { exponent })
+        } else {
+            Err(PrivacyError::OutOfRange {
+                name: "grid exponent",
+                value: f64::from(exponent),
+                reason: "must lie in [-1000, 1000]",
+            })
+        }
+    }
+
+    /// The exponent `k` of the width `2^k`.
+    pub fn exponent(self) -> i32 {
+        self.exponent
+    }
+
+    /// The width `2^k`.
+    pub fn width(self) -> f64 {
+        2f64.powi(self.exponent)
+    }
+
+    /// The coarsest grid whose rounding of `count` coordinates adds at most
+    /// `GRID_SLACK * sensitivity` to a sensitivity in `norm`: width = the largest power of two
+    /// `<= GRID_SLACK * sensitivity / n` (L1) or `/ sqrt(n)` (L2).
+    pub fn for_sensitivity(
+        sensitivity: f64,
+        count: usize,
+        norm: Norm,
+    ) -> Result<Self, PrivacyError> {
+        if !(sensitivity.is_finite() && sensitivity > 0.0) {
+            return Err(PrivacyError::InvalidSensitivity(sensitivity));
+        }
+        let n = count.max(1) as f64;
+        let excess = GRID_SLACK * sensitivity / if norm == Norm::L1 { n } else { n.sqrt() };
+        let k = excess.log2().floor() as i32;
+        // Guard against log2 rounding up at exact powers of two.
+        let k = if 2f64.powi(k) > excess { k - 1 } else { k };
+        Self::new(k.clamp(-1000, 1000))
+    }
+
+    /// The grid point nearest to `x`, as an integer multiple of the width (exact: dividing by a
+    /// power of two is exact in floating point).
+    pub fn index_of(self, x: f64) -> Result<BigInt, PrivacyError> {
+        let scaled = x * 2f64.powi(-self.exponent);
+        exact::round_to_bigint(scaled).ok_or(PrivacyError::NonFinite {
+            what: "value on the grid",
+            value: x,
+        })
+    }
+
+    /// `i * width` as a double (the nearest double: a post-processing of the exact grid point).
+    pub fn value_of(self, i: &BigInt) -> f64 {
+        i.to_f64().unwrap_or(f64::NAN) * self.width()
+    }
+
+    /// A scale in grid units (`scale / width`) as an exact rational `(numerator, denominator)`.
+    fn scale_in_units(
+        self,
+        scale: f64,
+    ) -> Result<(num_bigint::BigUint, num_bigint::BigUint), PrivacyError> {
+        let s = scale * 2f64.powi(-self.exponent);
+        if !(s.is_finite() && s > 0.0) {
+            return Err(PrivacyError::InvalidNoiseScale(scale));
+        }
+        exact::dyadic(s).ok_or(PrivacyError::InvalidNoiseScale(scale))
+    }
+}
+
+/// One interface for the noise of every mechanism.
+pub trait NoiseSampler {
+    /// `"textbook"` or `"hardened"`.
+    fn name(&self) -> &'static str;
+
+    /// Whether the sampler works on a grid (and the mechanism must inflate its sensitivity by
+    /// `1 + GRID_SLACK`).
+    fn is_hardened(&self) -> bool;
+
+    /// `x + Laplace(scale)` (density `exp(-|z|/scale) / (2 scale)`); the hardened sampler returns
+    /// `round_grid(x) + width * DiscreteLaplace(scale / width)`.
+    fn perturb_laplace<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError>;
+
+    /// `x + N(0, sigma^2)`; the hardened sampler returns
+    /// `round_grid(x) + width * DiscreteGaussian((sigma / width)^2)`.
+    fn perturb_gaussian<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError>;
+
+    /// A uniform double on [0, 1) (textbook: multiples of 2^-53; hardened:
+    /// [`exact::hardened_uniform`]).
+    fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64;
+
+    /// Bernoulli(p) for p in [0, 1] (textbook: `uniform < p`; hardened: exact, with the
+    /// rational value of the double `p`).
+    fn bernoulli<R: Rng + ?Sized>(&self, p: f64, rng: &mut R) -> Result<bool, PrivacyError>;
+}
+
+fn check_x(x: f64) -> Result<f64, PrivacyError> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(PrivacyError::NonFinite {
+            what: "value to perturb",
+            value: x,
+        })
+    }
+}
+
+fn check_scale(scale: f64) -> Result<f64, PrivacyError> {
+    if scale.is_finite() && scale > 0.0 {
+        Ok(scale)
+    } else {
+        Err(PrivacyError::InvalidNoiseScale(scale))
+    }
+}
+
+fn check_p(p: f64) -> Result<f64, PrivacyError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(PrivacyError::OutOfRange {
+            name: "probability",
+            value: p,
+            reason: "must lie in [0, 1]",
+        })
+    }
+}
+
+/// The textbook floating-point samplers. Vulnerable to floating-point attacks; use only by
+/// name (paper reproduction, auditor positive controls).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Textbook;
+
+/// The hardened exact samplers (discrete Laplace and discrete Gaussian on a grid).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hardened;
+
+impl Textbook {
+    /// Continuous Laplace(scale) by inverse CDF: `u` uniform on (-1/2, 1/2),
+    /// `z = -scale sgn(u) ln(1 - 2|u|)`.
+    pub fn laplace<R: Rng + ?Sized>(scale: f64, rng: &mut R) -> f64 {
+        let u: f64 = rng.random::<f64>() - 0.5;
+        -scale * u.signum() * (1.0 - 2.0 * u.abs()).ln()
+    }
+
+    /// `N(0, sigma^2)` from `rand_distr::StandardNormal` (Ziggurat).
+    pub fn gaussian<R: Rng + ?Sized>(sigma: f64, rng: &mut R) -> f64 {
+        let z: f64 = StandardNormal.sample(rng);
+        sigma * z
+    }
+}
+
+impl NoiseSampler for Textbook {
+    fn name(&self) -> &'static str {
+        "textbook"
+    }
+    fn is_hardened(&self) -> bool {
+        false
+    }
+    fn perturb_laplace<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        scale: f64,
+        _grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        Ok(check_x(x)? + Self::laplace(check_scale(scale)?, rng))
+    }
+    fn perturb_gaussian<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        sigma: f64,
+        _grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        Ok(check_x(x)? + Self::gaussian(check_scale(sigma)?, rng))
+    }
+    fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        rng.random::<f64>()
+    }
+    fn bernoulli<R: Rng + ?Sized>(&self, p: f64, rng: &mut R) -> Result<bool, PrivacyError> {
+        Ok(rng.random::<f64>() < check_p(p)?)
+    }
+}
+
+impl Hardened {
+    /// An integer from the discrete Laplace with scale `scale / width` (grid units).
+    pub fn discrete_laplace<R: Rng + ?Sized>(
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<BigInt, PrivacyError> {
+        let (n, d) = grid.scale_in_units(check_scale(scale)?)?;
+        // Scale t/s with t = n, s = d.
+        Ok(exact::discrete_laplace(&d, &n, rng))
+    }
+
+    /// An integer from the discrete Gaussian with `sigma^2 = (sigma / width)^2` (grid units).
+    pub fn discrete_gaussian<R: Rng + ?Sized>(
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<BigInt, PrivacyError> {
+        let (n, d) = grid.scale_in_units(check_scale(sigma)?)?;
+        Ok(exact::discrete_gaussian(&(&n * &n), &(&d * &d), rng))
+    }
+}
+
+impl NoiseSampler for Hardened {
+    fn name(&self) -> &'static str {
+        "hardened"
+    }
+    fn is_hardened(&self) -> bool {
+        true
+    }
+    fn perturb_laplace<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        let i = grid.index_of(check_x(x)?)?;
+        let z = Self::discrete_laplace(scale, grid, rng)?;
+        Ok(grid.value_of(&(i + z)))
+    }
+    fn perturb_gaussian<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        let i = grid.index_of(check_x(x)?)?;
+        let z = Self::discrete_gaussian(sigma, grid, rng)?;
+        Ok(grid.value_of(&(i + z)))
+    }
+    fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        exact::hardened_uniform(rng)
+    }
+    fn bernoulli<R: Rng + ?Sized>(&self, p: f64, rng: &mut R) -> Result<bool, PrivacyError> {
+        let (n, d) = exact::dyadic(check_p(p)?).ok_or(PrivacyError::OutOfRange {
+            name: "probability",
+            value: p,
+            reason: "must lie in [0, 1]",
+        })?;
+        Ok(exact::bernoulli_ratio(&n, &d, rng))
+    }
+}
+
+/// The run-time choice of sampler family. The default is [`Sampler::Hardened`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sampler {
+    /// [`Textbook`]: floating point, by explicit choice only.
+    Textbook,
+    /// [`Hardened`]: exact discrete noise on a grid.
+    #[default]
+    Hardened,
+}
+
+impl NoiseSampler for Sampler {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Textbook => Textbook.name(),
+            Self::Hardened => Hardened.name(),
+        }
+    }
+    fn is_hardened(&self) -> bool {
+        matches!(self, Self::Hardened)
+    }
+    fn perturb_laplace<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.perturb_laplace(x, scale, grid, rng),
+            Self::Hardened => Hardened.perturb_laplace(x, scale, grid, rng),
+        }
+    }
+    fn perturb_gaussian<R: Rng + ?Sized>(
+        &self,
+        x: f64,
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.perturb_gaussian(x, sigma, grid, rng),
+            Self::Hardened => Hardened.perturb_gaussian(x, sigma, grid, rng),
+        }
+    }
+    fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        match self {
+            Self::Textbook => Textbook.uniform(rng),
+            Self::Hardened => Hardened.uniform(rng),
+        }
+    }
+    fn bernoulli<R: Rng + ?Sized>(&self, p: f64, rng: &mut R) -> Result<bool, PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.bernoulli(p, rng),
+            Self::Hardened => Hardened.bernoulli(p, rng),
+        }
+    }
+}
+
+impl Sampler {
+    /// The factor by which a mechanism multiplies its sensitivity for this sampler: 1 for the
+    /// textbook samplers, `1 + GRID_SLACK` for the hardened ones (grid rounding).
+    pub fn sensitivity_factor(self) -> f64 {
+        if self.is_hardened() {
+            1.0 + GRID_SLACK
+        } else {
+            1.0
+        }
+    }
+}
