@@ -6,6 +6,9 @@
 //! its parameters and returns [`KernelError`] on bad input.
 
 pub mod error;
+pub mod features;
+pub mod gp;
+pub mod information_gain;
 pub mod kernels;
 pub mod linalg;
 
@@ -13,6 +16,11 @@ pub mod linalg;
 mod test_util;
 
 pub use error::KernelError;
+pub use features::{
+    FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding, QuadratureFourierFeatures,
+    RandomFourierFeatures, SpectralKernel,
+};
+pub use gp::{ExactGp, WeightSpaceGp};
 pub use kernels::{
     Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, SquaredExponential,
 };

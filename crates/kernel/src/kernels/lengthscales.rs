@@ -25,7 +25,9 @@ impl Lengthscales {
     pub fn per_dimension(ls: impl Into<Array1<f64>>) -> Result<Self, KernelError> {
         let ls = ls.into();
         if ls.is_empty() {
-            return Err(KernelError::Empty { what: "lengthscales" });
+            return Err(KernelError::Empty {
+                what: "lengthscales",
+            });
         }
         for &l in &ls {
             positive("lengthscale", l)?;

@@ -19,7 +19,9 @@ pub struct Linear {
 impl Linear {
     /// Linear kernel with scale `s^2 = variance`.
     pub fn new(variance: f64) -> Result<Self, KernelError> {
-        Ok(Self { variance: positive("variance", variance)? })
+        Ok(Self {
+            variance: positive("variance", variance)?,
+        })
     }
 
     /// The scale `s^2`.

@@ -47,8 +47,16 @@ pub struct Matern {
 
 impl Matern {
     /// Matérn kernel of smoothness `nu`, variance `s^2 = variance` and the given lengthscales.
-    pub fn new(nu: MaternNu, variance: f64, lengthscales: Lengthscales) -> Result<Self, KernelError> {
-        Ok(Self { nu, variance: positive("variance", variance)?, lengthscales })
+    pub fn new(
+        nu: MaternNu,
+        variance: f64,
+        lengthscales: Lengthscales,
+    ) -> Result<Self, KernelError> {
+        Ok(Self {
+            nu,
+            variance: positive("variance", variance)?,
+            lengthscales,
+        })
     }
 
     /// Matérn kernel with unit variance and one lengthscale `l`.

@@ -89,7 +89,11 @@ pub trait Kernel: Send + Sync + std::fmt::Debug {
     }
 
     /// The cross matrix `K[i, j] = k(x_i, y_j)` between the rows of `x` and of `y`.
-    fn cross(&self, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+    fn cross(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+    ) -> Result<Array2<f64>, KernelError> {
         self.validate_batch(x)?;
         self.validate_batch(y)?;
         if x.ncols() != y.ncols() {
@@ -111,12 +115,58 @@ pub trait Kernel: Send + Sync + std::fmt::Debug {
     /// The diagonal `k(x_i, x_i)` of the rows of `x`.
     fn diag(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>, KernelError> {
         self.validate_batch(x)?;
-        Ok(x.rows().into_iter().map(|r| self.value_unchecked(r, r)).collect())
+        Ok(x.rows()
+            .into_iter()
+            .map(|r| self.value_unchecked(r, r))
+            .collect())
     }
 }
 
+/// Forward every method (including the provided ones, which an implementor may override) to
+/// the pointee, so that `Box<dyn Kernel>`, `Arc<dyn Kernel>` and `&K` are kernels wherever a
+/// generic `K: Kernel` is accepted.
+macro_rules! forward_kernel {
+    ($($ty:ty),*) => {$(
+        impl<K: Kernel + ?Sized> Kernel for $ty {
+            fn input_dim(&self) -> Option<usize> {
+                (**self).input_dim()
+            }
+            fn sup_diag(&self) -> Option<f64> {
+                (**self).sup_diag()
+            }
+            fn value_unchecked(&self, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> f64 {
+                (**self).value_unchecked(x, y)
+            }
+            fn validate_point(&self, x: ArrayView1<'_, f64>) -> Result<(), KernelError> {
+                (**self).validate_point(x)
+            }
+            fn validate_batch(&self, x: ArrayView2<'_, f64>) -> Result<(), KernelError> {
+                (**self).validate_batch(x)
+            }
+            fn value(&self, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> Result<f64, KernelError> {
+                (**self).value(x, y)
+            }
+            fn gram(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+                (**self).gram(x)
+            }
+            fn cross(&self, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+                (**self).cross(x, y)
+            }
+            fn diag(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>, KernelError> {
+                (**self).diag(x)
+            }
+        }
+    )*};
+}
+
+forward_kernel!(Box<K>, std::sync::Arc<K>, &K);
+
 /// Squared Euclidean distance of `(x - y) / l`, with per-dimension lengthscales.
-pub(crate) fn scaled_sq_dist(x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>, l: &Lengthscales) -> f64 {
+pub(crate) fn scaled_sq_dist(
+    x: ArrayView1<'_, f64>,
+    y: ArrayView1<'_, f64>,
+    l: &Lengthscales,
+) -> f64 {
     match l {
         Lengthscales::Isotropic(l) => {
             let s: f64 = x.iter().zip(y.iter()).map(|(a, b)| (a - b) * (a - b)).sum();

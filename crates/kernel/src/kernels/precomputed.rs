@@ -26,10 +26,16 @@ impl Precomputed {
     pub fn new(gram: ArrayView2<'_, f64>) -> Result<Self, KernelError> {
         let (rows, cols) = gram.dim();
         if rows != cols {
-            return Err(KernelError::NotSquare { what: "precomputed Gram matrix", rows, cols });
+            return Err(KernelError::NotSquare {
+                what: "precomputed Gram matrix",
+                rows,
+                cols,
+            });
         }
         if rows == 0 {
-            return Err(KernelError::Empty { what: "precomputed Gram matrix" });
+            return Err(KernelError::Empty {
+                what: "precomputed Gram matrix",
+            });
         }
         ensure_finite("precomputed Gram matrix", gram.iter())?;
         let scale = gram.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -94,7 +100,10 @@ impl Kernel for Precomputed {
         }
         let v = x[0];
         if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && (v as usize) < self.n_arms()) {
-            return Err(KernelError::ArmIndexOutOfRange { value: v, n_arms: self.n_arms() });
+            return Err(KernelError::ArmIndexOutOfRange {
+                value: v,
+                n_arms: self.n_arms(),
+            });
         }
         Ok(())
     }

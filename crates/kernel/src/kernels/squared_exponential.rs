@@ -24,7 +24,10 @@ pub struct SquaredExponential {
 impl SquaredExponential {
     /// SE kernel with variance `s^2 = variance` and the given lengthscales.
     pub fn new(variance: f64, lengthscales: Lengthscales) -> Result<Self, KernelError> {
-        Ok(Self { variance: positive("variance", variance)?, lengthscales })
+        Ok(Self {
+            variance: positive("variance", variance)?,
+            lengthscales,
+        })
     }
 
     /// SE kernel with unit variance and one lengthscale `l`.

@@ -108,6 +108,35 @@ impl Cholesky {
         Ok(())
     }
 
+    /// Rank-one update in O(n^2): replace the factor of `A` by the factor of `A + v v^T`
+    /// (the classical Givens-like update, e.g. Golub & Van Loan, Section 6.5.4), which is
+    /// numerically stable because `A + v v^T` stays positive definite.
+    pub fn rank_one_update(&mut self, v: ArrayView1<'_, f64>) -> Result<(), KernelError> {
+        let n = self.dim();
+        if v.len() != n {
+            return Err(KernelError::DimensionMismatch {
+                context: "Cholesky rank-one update: vector",
+                expected: n,
+                got: v.len(),
+            });
+        }
+        ensure_finite("Cholesky rank-one update: vector", v.iter())?;
+        let mut v = v.to_owned();
+        for k in 0..n {
+            let lkk = self.l[(k, k)];
+            let r = lkk.hypot(v[k]);
+            let c = r / lkk;
+            let s = v[k] / lkk;
+            self.l[(k, k)] = r;
+            for i in k + 1..n {
+                let lik = (self.l[(i, k)] + s * v[i]) / c;
+                self.l[(i, k)] = lik;
+                v[i] = c * v[i] - s * lik;
+            }
+        }
+        Ok(())
+    }
+
     fn check_rhs(&self, rows: usize) -> Result<(), KernelError> {
         if rows != self.dim() {
             return Err(KernelError::DimensionMismatch {

@@ -150,3 +150,17 @@ fn faer_and_lapack_backends_agree() {
             .is_err()
     );
 }
+
+#[test]
+fn rank_one_update_equals_refactorisation() {
+    let a = spd(7);
+    let v = ndarray::Array1::from_shape_fn(7, |i| (i as f64 - 3.0) * 0.7);
+    let mut c = Cholesky::factor("a", a.view()).unwrap();
+    c.rank_one_update(v.view()).unwrap();
+    let outer = v
+        .view()
+        .insert_axis(ndarray::Axis(1))
+        .dot(&v.view().insert_axis(ndarray::Axis(0)));
+    let full = Cholesky::factor("a", (&a + &outer).view()).unwrap();
+    assert_close!(c.lower(), full.lower(), 1e-12);
+}

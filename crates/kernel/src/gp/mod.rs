@@ -1,0 +1,30 @@
+//! Gaussian-process posteriors: exact (function space, [`ExactGp`]) and weight space
+//! (feature space, [`WeightSpaceGp`]).
+//!
+//! # Convention
+//!
+//! Both follow Chowdhury & Gopalan (2017) and Zhou & Tan (2021): with a regulariser
+//! `lambda > 0` (the noise variance of the surrogate GP),
+//!
+//! `mu_t(x) = k_t(x)^T (K_t + lambda I)^{-1} y_t`,
+//! `sigma_t^2(x) = k(x, x) - k_t(x)^T (K_t + lambda I)^{-1} k_t(x)`.
+//!
+//! This is the posterior variance of `f(x)` under a GP prior with kernel `k` and Gaussian
+//! observation noise of variance `lambda` (not the `lambda^{-1}`-scaled variance some papers
+//! use: Dubey 2021 and Dai et al. 2021 write the feature-space variance as
+//! `lambda phi^T V^{-1} phi`, which is the same quantity, see [`WeightSpaceGp`]).
+//!
+//! Variances are clamped at 0: round-off can make `k(x, x) - |L^{-1} k_t(x)|^2` a tiny
+//! negative number (of order `1e-16 k(x, x)`) at or near observed points.
+
+mod exact;
+mod weight_space;
+
+pub use exact::ExactGp;
+pub use weight_space::WeightSpaceGp;
+
+use crate::error::{KernelError, positive};
+
+pub(crate) fn regulariser(lambda: f64) -> Result<f64, KernelError> {
+    positive("lambda (regulariser)", lambda)
+}
