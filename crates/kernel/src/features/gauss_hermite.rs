@@ -123,6 +123,9 @@ mod tests {
                 assert_relative_eq!(q, exact, max_relative = 1e-11);
                 exact *= (2 * k + 1) as f64 / 2.0;
             }
+            if n < 16 {
+                continue;
+            }
             // And the rule integrates cos(a t) e^{-t^2} = sqrt(pi) e^{-a^2/4} to high accuracy.
             let q: f64 = r
                 .nodes
