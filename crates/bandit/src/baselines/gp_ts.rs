@@ -1,0 +1,83 @@
+//! GP Thompson sampling (Chowdhury & Gopalan 2017, GP-TS, Algorithm 2).
+
+use kernel::linalg::psd_sqrt;
+use kernel::{ExactGp, Kernel};
+use ndarray::{Array1, ArrayView2};
+use rand::Rng;
+use rand_distr::{Distribution, StandardNormal};
+
+use super::gp_ucb::{GammaSource, IgpUcbParams};
+use crate::agent::Agent;
+use crate::error::BanditError;
+
+/// GP-TS on a finite decision set: sample `f_t ~ N(mu_{t-1}, v_t^2 Sigma_{t-1})` jointly over
+/// the `n` candidates and play its argmax, with
+/// `v_t = B + R sqrt(2 (gamma_{t-1} + 1 + ln(2/delta)))` (Chowdhury & Gopalan 2017, Sec. 3.2)
+/// and the posterior of regulariser `lambda = 1 + eta` (same [`IgpUcbParams`] as GP-UCB).
+///
+/// The joint draw is `mu + v_t S z` with `S = Sigma^{1/2}` the symmetric PSD square root
+/// (`kernel::linalg::psd_sqrt`, an eigendecomposition: exact for the rank-deficient posterior
+/// covariances of smooth kernels, where a Cholesky factor would need jitter) and `z` `n`
+/// standard normals. Cost O(n^3) per round. Ties go to the lowest index.
+#[derive(Debug, Clone)]
+pub struct GpThompson<K: Kernel> {
+    params: IgpUcbParams,
+    gp: ExactGp<K>,
+    last: Option<Array1<f64>>,
+}
+
+impl<K: Kernel> GpThompson<K> {
+    /// A fresh agent (the GP prior) with kernel `kernel`.
+    pub fn new(kernel: K, params: IgpUcbParams) -> Result<Self, BanditError> {
+        params.validate()?;
+        let gp = ExactGp::new(kernel, params.lambda())?;
+        Ok(Self { params, gp, last: None })
+    }
+
+    /// The current posterior.
+    pub fn posterior(&self) -> &ExactGp<K> {
+        &self.gp
+    }
+
+    fn gamma(&self) -> f64 {
+        match self.params.gamma {
+            GammaSource::Realised => self.gp.information_gain(),
+            GammaSource::Fixed(g) => g,
+        }
+    }
+}
+
+impl<K: Kernel> Agent for GpThompson<K> {
+    type Message = f64;
+    type Error = BanditError;
+
+    fn select<R: Rng + ?Sized>(&mut self, decision_set: ArrayView2<'_, f64>, rng: &mut R) -> Result<usize, BanditError> {
+        let n = decision_set.nrows();
+        if n == 0 {
+            return Err(BanditError::Empty { what: "decision set" });
+        }
+        let (mean, cov) = self.gp.predict_cov(decision_set)?;
+        let sym = (&cov + &cov.t()) * 0.5;
+        let s = psd_sqrt("GP-TS posterior covariance", sym.view())?;
+        let v = self.params.width(self.gamma(), 2.0);
+        let z: Array1<f64> = (0..n).map(|_| StandardNormal.sample(rng)).collect();
+        let sample = mean + s.dot(&z) * v;
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, &f) in sample.iter().enumerate() {
+            if f > best.1 {
+                best = (i, f);
+            }
+        }
+        if !best.1.is_finite() {
+            return Err(BanditError::NonFinite { what: "GP-TS sample", index: best.0, value: best.1 });
+        }
+        self.last = Some(decision_set.row(best.0).to_owned());
+        Ok(best.0)
+    }
+
+    fn observe(&mut self, reward: f64) -> Result<(), BanditError> {
+        let x = self.last.take().ok_or(BanditError::ObserveBeforeSelect)?;
+        self.gp.observe(x.view(), reward)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,213 @@
+//! Environments: where decision sets and rewards come from.
+
+use ndarray::{Array1, Array2, ArrayView2};
+use rand::Rng;
+
+use crate::domain::BoxDomain;
+use crate::error::{BanditError, ensure_finite};
+use crate::noise::RewardModel;
+use crate::objective::Objective;
+
+/// A bandit environment: each round it offers a decision set (fixed or freshly drawn), knows
+/// the mean reward `f(x)` of every candidate (for the pseudo-regret, never shown to the
+/// agent) and draws a raw reward for the chosen one.
+pub trait Environment {
+    /// Dimension of the points of the decision sets.
+    fn dim(&self) -> usize;
+
+    /// Prepare round `round` (0-based): draw a new decision set if the environment has
+    /// changing ones. Fixed-domain environments do nothing.
+    fn begin_round<R: Rng + ?Sized>(&mut self, round: usize, rng: &mut R) -> Result<(), BanditError>;
+
+    /// The current decision set, `n x d`, one candidate per row (never empty).
+    fn decision_set(&self) -> ArrayView2<'_, f64>;
+
+    /// The mean reward `f(x)` of row `action` of the current decision set.
+    fn mean_reward(&self, action: usize) -> f64;
+
+    /// The reference value of the pseudo-regret this round: `f(x*)`, the largest mean reward
+    /// available (over the current decision set, or the known global maximum for
+    /// environments that sample candidates from a continuous domain).
+    fn optimal_mean(&self) -> f64;
+
+    /// Draw the raw reward of row `action` of the current decision set.
+    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError>;
+}
+
+/// A fixed finite decision set with known means and a reward model: the Zhou & Tan and
+/// DP-FTS-DE synthetic problems, benchmark functions on a grid, and the data-set problems.
+#[derive(Debug, Clone)]
+pub struct FixedSetEnvironment {
+    points: Array2<f64>,
+    means: Array1<f64>,
+    optimum: f64,
+    reward: RewardModel,
+}
+
+impl FixedSetEnvironment {
+    /// Validate: non-empty, finite points and means, one mean per point, a valid reward model
+    /// (a [`RewardModel::Rows`] table needs one column per point, in the same order).
+    pub fn new(points: Array2<f64>, means: Array1<f64>, reward: RewardModel) -> Result<Self, BanditError> {
+        if points.nrows() == 0 || points.ncols() == 0 {
+            return Err(BanditError::Empty { what: "decision set" });
+        }
+        ensure_finite("decision set", points.iter())?;
+        if means.len() != points.nrows() {
+            return Err(BanditError::DimensionMismatch {
+                context: "mean rewards (one per point)",
+                expected: points.nrows(),
+                got: means.len(),
+            });
+        }
+        ensure_finite("mean rewards", means.iter())?;
+        reward.validate()?;
+        if let RewardModel::Rows(r) = &reward
+            && r.table().ncols() != points.nrows()
+        {
+            return Err(BanditError::DimensionMismatch {
+                context: "reward table columns (one per arm)",
+                expected: points.nrows(),
+                got: r.table().ncols(),
+            });
+        }
+        let optimum = means.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+        Ok(Self { points, means, optimum, reward })
+    }
+
+    /// Evaluate `objective` on `points` and build the environment.
+    pub fn from_objective<O: Objective + ?Sized>(
+        objective: &O,
+        points: Array2<f64>,
+        reward: RewardModel,
+    ) -> Result<Self, BanditError> {
+        let means = objective.values(points.view())?;
+        Self::new(points, means, reward)
+    }
+
+    /// The mean rewards of all points.
+    pub fn means(&self) -> &Array1<f64> {
+        &self.means
+    }
+
+    /// The reward model.
+    pub fn reward_model(&self) -> &RewardModel {
+        &self.reward
+    }
+
+    /// The index of a best point (the first one attaining the maximum mean).
+    pub fn best_action(&self) -> usize {
+        self.means.iter().position(|&v| v == self.optimum).unwrap_or(0)
+    }
+}
+
+impl Environment for FixedSetEnvironment {
+    fn dim(&self) -> usize {
+        self.points.ncols()
+    }
+
+    fn begin_round<R: Rng + ?Sized>(&mut self, _round: usize, _rng: &mut R) -> Result<(), BanditError> {
+        Ok(())
+    }
+
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.points.view()
+    }
+
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.means[action]
+    }
+
+    fn optimal_mean(&self) -> f64 {
+        self.optimum
+    }
+
+    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError> {
+        self.reward.sample(self.means[action], action, rng)
+    }
+}
+
+/// A continuous box: every round the decision set is `n` fresh uniform points of the box, and
+/// the pseudo-regret is measured against the objective's known global maximum on the box
+/// (the Mutny & Krause benchmarks), so that it is the regret of the continuous problem.
+#[derive(Debug, Clone)]
+pub struct SampledBoxEnvironment<O> {
+    objective: O,
+    bounds: BoxDomain,
+    n_candidates: usize,
+    optimum: f64,
+    reward: RewardModel,
+    candidates: Array2<f64>,
+    means: Array1<f64>,
+}
+
+impl<O: Objective> SampledBoxEnvironment<O> {
+    /// Build from an objective whose maximum on `bounds` is known
+    /// ([`Objective::maximum`]); `n_candidates >= 1` uniform points are drawn per round.
+    /// The reward model must be additive or Bernoulli (not [`RewardModel::Rows`]).
+    pub fn new(objective: O, bounds: BoxDomain, n_candidates: usize, reward: RewardModel) -> Result<Self, BanditError> {
+        if n_candidates == 0 {
+            return Err(BanditError::Empty { what: "decision set (n_candidates = 0)" });
+        }
+        if objective.dim() != bounds.dim() {
+            return Err(BanditError::DimensionMismatch {
+                context: "objective on a box",
+                expected: bounds.dim(),
+                got: objective.dim(),
+            });
+        }
+        reward.validate()?;
+        if matches!(reward, RewardModel::Rows(_)) {
+            return Err(BanditError::InvalidParameter {
+                name: "reward model of a continuous box (data rows need arm indices)",
+                expected: "an additive noise model or Bernoulli",
+                value: f64::NAN,
+            });
+        }
+        let optimum = objective
+            .maximum()
+            .ok_or(BanditError::InvalidParameter {
+                name: "known maximum of the objective (needed for the regret on a box)",
+                expected: "available",
+                value: f64::NAN,
+            })?
+            .value;
+        let d = bounds.dim();
+        Ok(Self {
+            objective,
+            bounds,
+            n_candidates,
+            optimum,
+            reward,
+            candidates: Array2::zeros((0, d)),
+            means: Array1::zeros(0),
+        })
+    }
+}
+
+impl<O: Objective> Environment for SampledBoxEnvironment<O> {
+    fn dim(&self) -> usize {
+        self.bounds.dim()
+    }
+
+    fn begin_round<R: Rng + ?Sized>(&mut self, _round: usize, rng: &mut R) -> Result<(), BanditError> {
+        self.candidates = self.bounds.sample_uniform(self.n_candidates, rng);
+        self.means = self.objective.values(self.candidates.view())?;
+        Ok(())
+    }
+
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.candidates.view()
+    }
+
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.means[action]
+    }
+
+    fn optimal_mean(&self) -> f64 {
+        self.optimum
+    }
+
+    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError> {
+        self.reward.sample(self.means[action], action, rng)
+    }
+}

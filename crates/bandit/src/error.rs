@@ -1,0 +1,196 @@
+//! The bandit crate's error type.
+
+use std::path::PathBuf;
+
+use kernel::KernelError;
+use thiserror::Error;
+
+/// A boxed error from an agent, a curator or a factory of another crate.
+pub type BoxedError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Everything that can go wrong in the bandit crate. Each kind of bad input has its own variant
+/// and a message that says what was expected.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BanditError {
+    /// A domain, decision set, data set or list that must be non-empty is empty.
+    #[error("{what} must not be empty")]
+    Empty {
+        /// What was empty.
+        what: &'static str,
+    },
+    /// An input contains NaN or an infinity.
+    #[error("{what} contains a non-finite value ({value}) at index {index}")]
+    NonFinite {
+        /// Which input.
+        what: &'static str,
+        /// Flat index of the first non-finite entry.
+        index: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// Two things that must have equal dimensions do not.
+    #[error("dimension mismatch in {context}: expected {expected}, got {got}")]
+    DimensionMismatch {
+        /// Where the mismatch happened.
+        context: &'static str,
+        /// The dimension that was expected.
+        expected: usize,
+        /// The dimension that was found.
+        got: usize,
+    },
+    /// A parameter is outside its admissible range.
+    #[error("{name} must be {expected}, got {value}")]
+    InvalidParameter {
+        /// Which parameter.
+        name: &'static str,
+        /// The admissible range in words ("finite and >= 0").
+        expected: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A box is not a box: a lower bound is not below its upper bound.
+    #[error("box bounds in dimension {dim} must satisfy lower < upper (both finite), got [{lower}, {upper}]")]
+    InvalidBox {
+        /// The dimension.
+        dim: usize,
+        /// Its lower bound.
+        lower: f64,
+        /// Its upper bound.
+        upper: f64,
+    },
+    /// A partition of a box into sub-regions cannot be built as documented.
+    #[error("invalid partition: {reason}")]
+    InvalidPartition {
+        /// Why (P = 0, wrong number of splits, ...).
+        reason: String,
+    },
+    /// A sub-region of a partition of a finite domain holds no point of the domain.
+    #[error(
+        "sub-region {cell} of the partition into {n_cells} hyper-rectangles holds no point of the \
+         {n_points}-point domain: use fewer sub-regions or a finer domain"
+    )]
+    EmptySubRegion {
+        /// The empty sub-region.
+        cell: usize,
+        /// Number of sub-regions.
+        n_cells: usize,
+        /// Number of points of the domain.
+        n_points: usize,
+    },
+    /// An environment produced a reward that is NaN or infinite.
+    #[error("round {round}: the reward of action {action} is not finite ({value})")]
+    NonFiniteReward {
+        /// The round (0-based).
+        round: usize,
+        /// The action.
+        action: usize,
+        /// The reward.
+        value: f64,
+    },
+    /// An agent chose an action outside the decision set.
+    #[error("round {round}: action {action} is not in the decision set of {n_actions} actions")]
+    ActionOutOfRange {
+        /// The round (0-based).
+        round: usize,
+        /// The action chosen.
+        action: usize,
+        /// Size of the decision set.
+        n_actions: usize,
+    },
+    /// The folder of the shared data sets (or one of its files) does not exist.
+    #[error(
+        "data set file {path} not found: the data folder is a parameter (default ../shared/data \
+         relative to the workspace root, see bandit::dataset::default_data_dir); point it at the \
+         folder holding {file}"
+    )]
+    DataMissing {
+        /// The path that was looked for.
+        path: PathBuf,
+        /// The file name expected in the folder.
+        file: &'static str,
+    },
+    /// A data set file could not be read.
+    #[error("cannot read data set file {path}: {source}")]
+    DataIo {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A data set file is not in the documented format.
+    #[error("data set file {path}: {reason}")]
+    DataFormat {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Rejection sampling did not produce an accepted sample within its budget.
+    #[error("rejection sampling of {what} gave up after {attempts} attempts")]
+    SamplingFailed {
+        /// What was being sampled.
+        what: &'static str,
+        /// Attempts made.
+        attempts: usize,
+    },
+    /// An error of the kernel crate (kernel evaluation, factorisation, PSD check).
+    #[error(transparent)]
+    Kernel(#[from] KernelError),
+    /// An agent failed (its own error type, boxed).
+    #[error("agent failed at round {round:?}: {source}")]
+    Agent {
+        /// The round (0-based); `None` while the agent was being built.
+        round: Option<usize>,
+        /// The agent's error.
+        #[source]
+        source: BoxedError,
+    },
+    /// A curator failed (its own error type, boxed).
+    #[error("curator failed at round {round:?}: {source}")]
+    Curator {
+        /// The round (0-based); `None` while the curator was being built.
+        round: Option<usize>,
+        /// The curator's error.
+        #[source]
+        source: BoxedError,
+    },
+    /// An agent was asked to observe a message before selecting an action.
+    #[error("observe() called before select(): there is no action to attach the message to")]
+    ObserveBeforeSelect,
+    /// Result records could not be serialised.
+    #[error("cannot serialise results: {0}")]
+    Serialise(String),
+}
+
+/// Return an error if any entry of `values` is not finite.
+pub fn ensure_finite<'a>(
+    what: &'static str,
+    values: impl IntoIterator<Item = &'a f64>,
+) -> Result<(), BanditError> {
+    for (index, &value) in values.into_iter().enumerate() {
+        if !value.is_finite() {
+            return Err(BanditError::NonFinite { what, index, value });
+        }
+    }
+    Ok(())
+}
+
+/// Return `value` if it is finite and `>= 0`, otherwise [`BanditError::InvalidParameter`].
+pub fn non_negative(name: &'static str, value: f64) -> Result<f64, BanditError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(BanditError::InvalidParameter { name, expected: "finite and >= 0", value })
+    }
+}
+
+/// Return `value` if it is finite and `> 0`, otherwise [`BanditError::InvalidParameter`].
+pub fn positive(name: &'static str, value: f64) -> Result<f64, BanditError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(BanditError::InvalidParameter { name, expected: "finite and > 0", value })
+    }
+}

@@ -1,0 +1,386 @@
+//! The seeded trial runner: one trial wires an environment, a curator and an agent together
+//! and records the pseudo-regret; a batch runs trials in parallel (rayon) with results that
+//! are bit-identical whatever the number of threads.
+//!
+//! # Seeding (reproducible in any language)
+//!
+//! Trial `i` of a batch with base seed `s` gives each of its three components its own
+//! ChaCha20 stream, so that the environment's randomness (its random instance, decision sets
+//! and reward noise) is the same whatever agent or curator runs against it:
+//!
+//! - key: the 32 bytes of four consecutive SplitMix64 outputs from state `s`, each written
+//!   little-endian ([`seed_key`]);
+//! - stream: `4 i + role`, with role 0 for the environment, 1 for the agent, 2 for the curator
+//!   ([`Role`]); the word position starts at 0.
+//!
+//! A component's factory and its per-round calls draw from the same stream, in that order.
+//! Trials share nothing, so running them in parallel changes nothing but the wall time.
+//!
+//! # Regret
+//!
+//! Round `t` (0-based) records the instantaneous pseudo-regret
+//! `r_t = f(x*_t) - f(x_t)`, with `f(x*_t)` = [`Environment::optimal_mean`];
+//! the cumulative regret `R_t = sum_{s <= t} r_s`; and the simple regret
+//! `S_t = min_{s <= t} r_s`, which on a fixed decision set is `f(x*) - max_{s <= t} f(x_s)`
+//! (the gap of the best point played so far).
+
+use std::io::Write;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{Agent, Curator, Feedback, Identity};
+use crate::env::Environment;
+use crate::error::BanditError;
+
+/// Which component of a trial an RNG stream belongs to (the stream is `4 * trial + role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Role {
+    /// The environment (its factory, decision sets and reward noise).
+    Environment = 0,
+    /// The agent (its factory and its `select` calls).
+    Agent = 1,
+    /// The curator (its factory and its `curate` calls).
+    Curator = 2,
+}
+
+/// The ChaCha20 key derived from a base seed: four SplitMix64 outputs, little-endian.
+pub fn seed_key(base_seed: u64) -> [u8; 32] {
+    let mut state = base_seed;
+    let mut key = [0u8; 32];
+    for chunk in key.chunks_exact_mut(8) {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        chunk.copy_from_slice(&z.to_le_bytes());
+    }
+    key
+}
+
+/// The RNG of component `role` in trial `trial` of a batch seeded with `base_seed`.
+pub fn trial_rng(base_seed: u64, trial: usize, role: Role) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::from_seed(seed_key(base_seed));
+    rng.set_stream((trial as u64).wrapping_mul(4).wrapping_add(role as u64));
+    rng
+}
+
+/// What a batch runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Rounds per trial `T`.
+    pub horizon: usize,
+    /// Number of trials.
+    pub n_trials: usize,
+    /// Base seed (see the module docs for how trial seeds derive from it).
+    pub base_seed: u64,
+}
+
+/// The record of one trial: per-round actions, rewards and regrets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    /// Trial index in its batch.
+    pub trial: usize,
+    /// Action (row of the decision set) chosen in each round.
+    pub actions: Vec<usize>,
+    /// Raw reward `y_t` of each round (what the curator saw).
+    pub rewards: Vec<f64>,
+    /// Mean reward `f(x_t)` of the chosen action.
+    pub mean_rewards: Vec<f64>,
+    /// Instantaneous pseudo-regret `r_t = f(x*_t) - f(x_t)`.
+    pub instantaneous_regret: Vec<f64>,
+    /// Cumulative regret `R_t = sum_{s <= t} r_s`.
+    pub cumulative_regret: Vec<f64>,
+    /// Simple regret `S_t = min_{s <= t} r_s`.
+    pub simple_regret: Vec<f64>,
+}
+
+impl TrialRecord {
+    /// Number of rounds recorded.
+    pub fn horizon(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// `R_T`, the cumulative regret after the last round (0 for an empty trial).
+    pub fn final_cumulative_regret(&self) -> f64 {
+        self.cumulative_regret.last().copied().unwrap_or(0.0)
+    }
+
+    /// `S_T`, the simple regret after the last round (`+inf` for an empty trial).
+    pub fn final_simple_regret(&self) -> f64 {
+        self.simple_regret.last().copied().unwrap_or(f64::INFINITY)
+    }
+}
+
+/// The records of a batch, in trial order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    /// What was run.
+    pub config: RunConfig,
+    /// One record per trial, trial `i` at index `i`.
+    pub trials: Vec<TrialRecord>,
+}
+
+impl BatchResult {
+    /// The mean over trials of the cumulative regret after each round.
+    pub fn mean_cumulative_regret(&self) -> Vec<f64> {
+        self.mean_of(|r| &r.cumulative_regret)
+    }
+
+    /// The mean over trials of the simple regret after each round.
+    pub fn mean_simple_regret(&self) -> Vec<f64> {
+        self.mean_of(|r| &r.simple_regret)
+    }
+
+    /// `R_T` of every trial.
+    pub fn final_cumulative_regrets(&self) -> Vec<f64> {
+        self.trials.iter().map(TrialRecord::final_cumulative_regret).collect()
+    }
+
+    fn mean_of(&self, pick: impl Fn(&TrialRecord) -> &Vec<f64>) -> Vec<f64> {
+        let t = self.config.horizon;
+        let n = self.trials.len().max(1) as f64;
+        (0..t).map(|s| self.trials.iter().map(|r| pick(r)[s]).sum::<f64>() / n).collect()
+    }
+
+    /// The batch as pretty-printed JSON (floats round-trip exactly).
+    pub fn to_json(&self) -> Result<String, BanditError> {
+        serde_json::to_string_pretty(self).map_err(|e| BanditError::Serialise(e.to_string()))
+    }
+
+    /// The batch as CSV in long format, one row per (trial, round), with the header
+    /// `trial,round,action,reward,mean_reward,instantaneous_regret,cumulative_regret,simple_regret`
+    /// (rounds 0-based; floats in Rust's shortest round-trip representation).
+    pub fn write_csv<W: Write>(&self, out: W) -> Result<(), BanditError> {
+        let mut w = csv::Writer::from_writer(out);
+        let ser = |e: csv::Error| BanditError::Serialise(e.to_string());
+        w.write_record([
+            "trial",
+            "round",
+            "action",
+            "reward",
+            "mean_reward",
+            "instantaneous_regret",
+            "cumulative_regret",
+            "simple_regret",
+        ])
+        .map_err(ser)?;
+        for r in &self.trials {
+            for t in 0..r.horizon() {
+                w.write_record([
+                    r.trial.to_string(),
+                    t.to_string(),
+                    r.actions[t].to_string(),
+                    r.rewards[t].to_string(),
+                    r.mean_rewards[t].to_string(),
+                    r.instantaneous_regret[t].to_string(),
+                    r.cumulative_regret[t].to_string(),
+                    r.simple_regret[t].to_string(),
+                ])
+                .map_err(ser)?;
+            }
+        }
+        w.flush().map_err(|e| BanditError::Serialise(e.to_string()))
+    }
+}
+
+/// The three RNG streams of one trial.
+#[derive(Debug, Clone)]
+pub struct TrialRngs {
+    /// The environment's stream.
+    pub environment: ChaCha20Rng,
+    /// The agent's stream.
+    pub agent: ChaCha20Rng,
+    /// The curator's stream.
+    pub curator: ChaCha20Rng,
+}
+
+impl TrialRngs {
+    /// The streams of trial `trial` under `base_seed` (see the module docs).
+    pub fn new(base_seed: u64, trial: usize) -> Self {
+        Self {
+            environment: trial_rng(base_seed, trial, Role::Environment),
+            agent: trial_rng(base_seed, trial, Role::Agent),
+            curator: trial_rng(base_seed, trial, Role::Curator),
+        }
+    }
+}
+
+/// Run `horizon` rounds of `agent` against `env` with `curator` in between, and record them.
+///
+/// Errors: an agent or curator error (boxed with the round), an action outside the decision
+/// set ([`BanditError::ActionOutOfRange`]), a non-finite raw reward
+/// ([`BanditError::NonFiniteReward`]) or a non-finite mean reward, or an environment error.
+pub fn run_trial<E, A, C>(
+    trial: usize,
+    env: &mut E,
+    agent: &mut A,
+    curator: &mut C,
+    horizon: usize,
+    rngs: &mut TrialRngs,
+) -> Result<TrialRecord, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+{
+    let mut rec = TrialRecord {
+        trial,
+        actions: Vec::with_capacity(horizon),
+        rewards: Vec::with_capacity(horizon),
+        mean_rewards: Vec::with_capacity(horizon),
+        instantaneous_regret: Vec::with_capacity(horizon),
+        cumulative_regret: Vec::with_capacity(horizon),
+        simple_regret: Vec::with_capacity(horizon),
+    };
+    let (mut cum, mut simple) = (0.0, f64::INFINITY);
+    for round in 0..horizon {
+        env.begin_round(round, &mut rngs.environment)?;
+        let n_actions = env.decision_set().nrows();
+        if n_actions == 0 {
+            return Err(BanditError::Empty { what: "decision set" });
+        }
+        let action = agent
+            .select(env.decision_set(), &mut rngs.agent)
+            .map_err(|e| BanditError::Agent { round: Some(round), source: Box::new(e) })?;
+        if action >= n_actions {
+            return Err(BanditError::ActionOutOfRange { round, action, n_actions });
+        }
+        let mean = env.mean_reward(action);
+        let best = env.optimal_mean();
+        if !mean.is_finite() || !best.is_finite() {
+            return Err(BanditError::NonFinite {
+                what: "mean reward of the environment",
+                index: round,
+                value: if mean.is_finite() { best } else { mean },
+            });
+        }
+        let reward = env.sample_reward(action, &mut rngs.environment)?;
+        if !reward.is_finite() {
+            return Err(BanditError::NonFiniteReward { round, action, value: reward });
+        }
+        let point = env.decision_set().row(action).to_owned();
+        let feedback = Feedback { round, action, point: point.view(), reward };
+        let message = curator
+            .curate(&feedback, &mut rngs.curator)
+            .map_err(|e| BanditError::Curator { round: Some(round), source: Box::new(e) })?;
+        agent.observe(message).map_err(|e| BanditError::Agent { round: Some(round), source: Box::new(e) })?;
+
+        let r = best - mean;
+        cum += r;
+        simple = simple.min(r);
+        rec.actions.push(action);
+        rec.rewards.push(reward);
+        rec.mean_rewards.push(mean);
+        rec.instantaneous_regret.push(r);
+        rec.cumulative_regret.push(cum);
+        rec.simple_regret.push(simple);
+    }
+    Ok(rec)
+}
+
+/// Build trial `trial`'s components from the factories and run it.
+pub fn run_one<E, A, C, FE, FA, FC>(
+    trial: usize,
+    horizon: usize,
+    base_seed: u64,
+    make_env: &FE,
+    make_agent: &FA,
+    make_curator: &FC,
+) -> Result<TrialRecord, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+{
+    let mut rngs = TrialRngs::new(base_seed, trial);
+    let mut env = make_env(&mut rngs.environment)?;
+    let mut agent =
+        make_agent(&env, &mut rngs.agent).map_err(|e| BanditError::Agent { round: None, source: Box::new(e) })?;
+    let mut curator =
+        make_curator(&env, &mut rngs.curator).map_err(|e| BanditError::Curator { round: None, source: Box::new(e) })?;
+    run_trial(trial, &mut env, &mut agent, &mut curator, horizon, &mut rngs)
+}
+
+/// Run `config.n_trials` independent trials in parallel on the current rayon pool.
+///
+/// Trial `i` builds its environment, agent and curator with the factories, from its own
+/// seeded streams (module docs), so the result is bit-identical for any number of threads.
+/// The first failing trial's error (in trial order) is returned.
+pub fn run_trials<E, A, C, FE, FA, FC>(
+    config: &RunConfig,
+    make_env: FE,
+    make_agent: FA,
+    make_curator: FC,
+) -> Result<BatchResult, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
+    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
+{
+    let trials = (0..config.n_trials)
+        .into_par_iter()
+        .map(|i| run_one(i, config.horizon, config.base_seed, &make_env, &make_agent, &make_curator))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(BatchResult { config: *config, trials })
+}
+
+/// [`run_trials`] for a non-private agent (message = raw reward, [`Identity`] curator).
+pub fn run_trials_non_private<E, A, FE, FA>(config: &RunConfig, make_env: FE, make_agent: FA) -> Result<BatchResult, BanditError>
+where
+    E: Environment,
+    A: Agent<Message = f64>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
+{
+    run_trials(config, make_env, make_agent, |_, _| Ok::<_, std::convert::Infallible>(Identity))
+}
+
+/// The cumulative-regret curve `R_1, ..., R_T` of one seeded trial (trial index 0 of a batch
+/// with base seed `seed`), for regret-scaling checks: run the agent built by `make_agent`,
+/// behind the curator built by `make_curator`, on the environment built by `make_env`.
+pub fn regret_curve<E, A, C, FE, FA, FC>(
+    make_env: FE,
+    make_agent: FA,
+    make_curator: FC,
+    horizon: usize,
+    seed: u64,
+) -> Result<Vec<f64>, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+{
+    Ok(run_one(0, horizon, seed, &make_env, &make_agent, &make_curator)?.cumulative_regret)
+}
+
+/// [`regret_curve`] for a non-private agent ([`Identity`] curator).
+pub fn regret_curve_non_private<E, A, FE, FA>(
+    make_env: FE,
+    make_agent: FA,
+    horizon: usize,
+    seed: u64,
+) -> Result<Vec<f64>, BanditError>
+where
+    E: Environment,
+    A: Agent<Message = f64>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+{
+    regret_curve(make_env, make_agent, |_, _| Ok::<_, std::convert::Infallible>(Identity), horizon, seed)
+}
