@@ -20,7 +20,7 @@ pub use features::{
     FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding, QuadratureFourierFeatures,
     RandomFourierFeatures, SpectralKernel,
 };
-pub use gp::{ExactGp, WeightSpaceGp};
+pub use gp::{ExactGp, FiniteDomainGp, WeightSpaceGp};
 pub use kernels::{
     Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, SquaredExponential,
 };

@@ -1,5 +1,6 @@
 //! Gaussian-process posteriors: exact (function space, [`ExactGp`]) and weight space
-//! (feature space, [`WeightSpaceGp`]).
+//! (feature space, [`WeightSpaceGp`]), and the exact posterior on a fixed finite candidate set
+//! updated in O(t n) per observation ([`FiniteDomainGp`]).
 //!
 //! # Convention
 //!
@@ -18,9 +19,11 @@
 //! negative number (of order `1e-16 k(x, x)`) at or near observed points.
 
 mod exact;
+mod finite_domain;
 mod weight_space;
 
 pub use exact::ExactGp;
+pub use finite_domain::FiniteDomainGp;
 pub use weight_space::WeightSpaceGp;
 
 use crate::error::{KernelError, positive};
