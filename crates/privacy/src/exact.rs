@@ -232,6 +232,7 @@ pub fn round_to_bigint(x: f64) -> Option<BigInt> {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // exact arithmetic is what these tests check
 mod tests {
     use super::*;
     use rand::SeedableRng;

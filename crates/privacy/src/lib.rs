@@ -5,6 +5,7 @@
 
 pub mod accountant;
 pub mod claim;
+pub mod distribution_tests;
 pub mod error;
 pub mod exact;
 pub mod mechanisms;

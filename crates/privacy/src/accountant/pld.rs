@@ -101,7 +101,7 @@ impl Law {
             Orientation::Add => (-l).exp(),
         };
         let r = (target - (1.0 - q)) / q;
-        if !(r > 0.0) {
+        if r.is_nan() || r <= 0.0 {
             return None;
         }
         Some(z * z * r.ln() + 0.5)
@@ -325,7 +325,7 @@ pub fn subsampled_gaussian_pld_epsilon(
             q,
             z,
             orientation,
-            normal: normal.clone(),
+            normal,
         };
         let pess = law.discretise(h, tail, true)?;
         let (c, allowance) = compose(&pess, steps as usize);

@@ -174,7 +174,7 @@ pub fn subsampled_gaussian_rdp(q: f64, z: f64, orders: &[f64]) -> Result<Vec<f64
     Ok(orders
         .iter()
         .map(|&a| {
-            if q == 1.0 {
+            if q >= 1.0 {
                 a / (2.0 * z * z)
             } else if a.fract() == 0.0 && a <= 1e6 {
                 log_a_integer(q, z, a as u64) / (a - 1.0)

@@ -318,6 +318,7 @@ impl TreeAggregation {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // exact arithmetic is what these tests check
 mod tests {
     use super::*;
     use ndarray::array;

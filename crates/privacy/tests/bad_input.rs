@@ -1,0 +1,136 @@
+//! Property test: constructors, calibrations and accountants never panic on bad input and
+//! return the crate's typed error (eps <= 0 or NaN, delta outside [0, 1), q outside (0, 1],
+//! negative or non-finite sensitivity, T = 0).
+#![allow(clippy::float_cmp)] // exact test vectors: equality is the point
+
+use ndarray::array;
+use privacy::accountant::rdp::paper_preset_epsilon;
+use privacy::accountant::{
+    PldSettings, RdpConversion, ZcdpConversion, rho_for_target, subsampled_gaussian_epsilon,
+    subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
+};
+use privacy::mechanisms::{
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
+    SubsampledGaussian, TreeAggregation, analytic_sigma, classic_sigma, node_sigma,
+};
+use privacy::{Delta, Epsilon, PrivacyError, SamplingRate, Sensitivity};
+use proptest::prelude::*;
+
+fn bad_eps() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        -1e10..=0.0f64
+    ]
+}
+fn bad_delta() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(1.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        1.0..1e10f64,
+        -1e10..-1e-300f64
+    ]
+}
+fn bad_q() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        1.0 + 1e-12..1e10f64,
+        -1e10..=0.0f64
+    ]
+}
+fn bad_sens() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(f64::NAN), Just(f64::INFINITY), -1e10..-1e-300f64]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn bad_epsilon(e in bad_eps()) {
+        prop_assert!(matches!(Epsilon::new(e), Err(PrivacyError::InvalidEpsilon(_))));
+        prop_assert!(LaplaceMechanism::new(e, 1.0).is_err());
+        prop_assert!(ConvertToLaplace::new(e, 1.0, 1.0).is_err());
+        prop_assert!(GaussianMechanism::analytic(e, 1e-5, 1.0).is_err());
+        prop_assert!(GaussianMechanism::classic(e, 1e-5, 1.0).is_err());
+        prop_assert!(ExponentialMechanism::new(e, 1.0).is_err());
+        prop_assert!(analytic_sigma(e, 1e-5, 1.0).is_err());
+        prop_assert!(rho_for_target(e, 1e-5, ZcdpConversion::Cks).is_err());
+        prop_assert!(node_sigma(10, e, 1e-5, 1.0, ZcdpConversion::Classic).is_err());
+        prop_assert!(TreeAggregation::calibrated(StreamShape::Vector(2), 8, e, 1e-5, 1.0, ZcdpConversion::Classic).is_err());
+    }
+
+    #[test]
+    fn bad_delta_values(d in bad_delta()) {
+        prop_assert!(matches!(Delta::new(d), Err(PrivacyError::InvalidDelta(_))));
+        prop_assert!(GaussianMechanism::analytic(1.0, d, 1.0).is_err());
+        prop_assert!(classic_sigma(0.5, d, 1.0).is_err());
+        prop_assert!(zcdp_to_epsilon(1.0, d, ZcdpConversion::Classic).is_err());
+        prop_assert!(paper_preset_epsilon(0.25, 1.0, 40, d).is_err());
+        prop_assert!(ConvertToLaplace::sub_weibull(1.0, 1.0, 1.0, 0.5, 10, d).is_err());
+        prop_assert!(subsampled_gaussian_pld_epsilon(0.25, 1.0, 4, d, PldSettings::default()).is_err());
+    }
+
+    #[test]
+    fn bad_sampling_rate(q in bad_q()) {
+        prop_assert!(matches!(SamplingRate::new(q), Err(PrivacyError::InvalidSamplingRate(_))));
+        prop_assert!(SubsampledGaussian::new(q, 1.0, 1.0).is_err());
+        prop_assert!(paper_preset_epsilon(q, 1.0, 40, 1e-5).is_err());
+        prop_assert!(subsampled_gaussian_epsilon(q, 1.0, 40, 1e-5, &[2.0, 2.5], RdpConversion::Improved).is_err());
+        prop_assert!(subsampled_gaussian_pld_epsilon(q, 1.0, 4, 1e-5, PldSettings::default()).is_err());
+    }
+
+    #[test]
+    fn bad_sensitivity(s in bad_sens()) {
+        prop_assert!(matches!(Sensitivity::new(s), Err(PrivacyError::InvalidSensitivity(_))));
+        prop_assert!(LaplaceMechanism::new(1.0, s).is_err());
+        prop_assert!(GaussianMechanism::zcdp(1.0, s).is_err());
+        prop_assert!(ExponentialMechanism::new(1.0, s).is_err());
+        prop_assert!(ConvertToLaplace::new(1.0, s, 1.0).is_err());
+        prop_assert!(SubsampledGaussian::new(0.5, s, 1.0).is_err());
+        prop_assert!(TreeAggregation::new(StreamShape::Vector(2), 8, s, 1.0).is_err());
+    }
+
+    #[test]
+    fn bad_inputs_to_release(x in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]) {
+        let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(0);
+        prop_assert!(LaplaceMechanism::new(1.0, 1.0).unwrap().release(array![x].view(), &mut rng).is_err());
+        prop_assert!(GaussianMechanism::zcdp(1.0, 1.0).unwrap().release(array![1.0, x].view(), &mut rng).is_err());
+        prop_assert!(ExponentialMechanism::new(1.0, 1.0).unwrap().select(&[0.0, x], &mut rng).is_err());
+        let mut t = TreeAggregation::new(StreamShape::Vector(1), 4, 1.0, 1.0).unwrap();
+        prop_assert!(t.push(array![x].view(), &mut rng).is_err());
+        let s = SubsampledGaussian::new(0.5, 1.0, 1.0).unwrap();
+        prop_assert!(s.aggregate(array![[x]].view(), array![[1.0]].view(), &mut rng).is_err());
+        prop_assert!(s.aggregate(array![[1.0]].view(), array![[x]].view(), &mut rng).is_err());
+    }
+}
+
+#[test]
+fn zero_counts() {
+    assert!(matches!(
+        paper_preset_epsilon(0.25, 1.0, 0, 1e-5),
+        Err(PrivacyError::ZeroCount { .. })
+    ));
+    assert!(matches!(
+        node_sigma(0, 1.0, 1e-5, 1.0, ZcdpConversion::Classic),
+        Err(PrivacyError::ZeroCount { .. })
+    ));
+    assert!(TreeAggregation::new(StreamShape::Vector(2), 0, 1.0, 1.0).is_err());
+    assert!(TreeAggregation::new(StreamShape::Vector(0), 4, 1.0, 1.0).is_err());
+    assert!(subsampled_gaussian_pld_epsilon(0.25, 1.0, 0, 1e-5, PldSettings::default()).is_err());
+    assert!(ConvertToLaplace::sub_weibull(1.0, 1.0, 1.0, 0.5, 0, 0.1).is_err());
+    assert!(
+        SubsampledGaussian::new(0.5, 1.0, 1.0)
+            .unwrap()
+            .claim(0)
+            .is_err()
+    );
+    assert!(
+        GaussianMechanism::zcdp(1.0, 0.0).is_err(),
+        "zero sensitivity has no noise scale"
+    );
+}

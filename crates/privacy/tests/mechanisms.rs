@@ -1,0 +1,212 @@
+//! Mechanisms: exact test vectors with the noise passed in, calibration formulas, and the
+//! exponential mechanism's selection law (Hoeffding, false failure <= 1e-7, with a power check).
+#![allow(clippy::float_cmp)] // exact test vectors: equality is the point
+
+use approx::assert_relative_eq;
+use ndarray::{Array2, array};
+use privacy::accountant::{
+    PldSettings, ZcdpConversion, subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
+};
+use privacy::distribution_tests::hoeffding_threshold;
+use privacy::mechanisms::gaussian::gaussian_delta;
+use privacy::mechanisms::{
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
+    SubsampledGaussian, TreeAggregation, node_sigma,
+};
+use privacy::sampler::GRID_SLACK;
+use privacy::{Guarantee, Sampler};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+#[test]
+fn convert_to_laplace_clips_then_adds() {
+    let c = ConvertToLaplace::new(0.5, 1.0, 0.5).unwrap();
+    assert_eq!(c.bound(), 1.5);
+    assert_relative_eq!(c.paper_scale(), 6.0);
+    assert_relative_eq!(c.scale(), 6.0 * (1.0 + GRID_SLACK));
+    assert_relative_eq!(c.clone().with_sampler(Sampler::Textbook).scale(), 6.0);
+    assert_eq!(c.privatize_with_noise(10.0, 0.25).unwrap(), 1.75);
+    assert_eq!(c.privatize_with_noise(-10.0, 0.0).unwrap(), -1.5);
+    assert_eq!(c.privatize_with_noise(0.3, -1.0).unwrap(), 0.3 - 1.0);
+    assert!(matches!(c.claim().guarantee, Guarantee::PureDp { .. }));
+    // Section 4.5: R = K1 ln(T/delta)^theta.
+    let s = ConvertToLaplace::sub_weibull(1.0, 1.0, 2.0, 0.5, 100, 0.01).unwrap();
+    assert_relative_eq!(
+        s.bound(),
+        1.0 + 2.0 * (1e4f64).ln().sqrt(),
+        max_relative = 1e-15
+    );
+    assert_eq!(s.clipping_delta(), Some(0.01));
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let y = c.privatize(100.0, &mut rng).unwrap();
+    assert!(y.is_finite());
+    assert!(c.privatize(f64::NAN, &mut rng).is_err());
+}
+
+#[test]
+fn laplace_and_gaussian_release() {
+    let m = LaplaceMechanism::new(2.0, 1.0).unwrap();
+    assert_relative_eq!(m.clone().with_sampler(Sampler::Textbook).scale(), 0.5);
+    let out = m
+        .release_with_noise(array![1.0, 2.0].view(), array![0.5, -0.5].view())
+        .unwrap();
+    assert_eq!(out, array![1.5, 1.5]);
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let r = m.release(array![1.0, 2.0, 3.0].view(), &mut rng).unwrap();
+    assert_eq!(r.len(), 3);
+    let g = GaussianMechanism::analytic(1.0, 1e-5, 1.0)
+        .unwrap()
+        .with_sampler(Sampler::Textbook);
+    let s = g.sigma();
+    assert_relative_eq!(gaussian_delta(s, 1.0, 1.0), 1e-5, max_relative = 1e-9);
+    assert_relative_eq!(g.rho(), 1.0 / (2.0 * s * s), max_relative = 1e-15);
+    let h = GaussianMechanism::zcdp(0.5, 2.0).unwrap();
+    assert_relative_eq!(h.sigma(), 2.0 * (1.0 + GRID_SLACK), max_relative = 1e-15);
+    assert!(h.release(array![0.0, 1.0].view(), &mut rng).is_ok());
+}
+
+#[test]
+fn tree_calibration_meets_the_target() {
+    for conv in [ZcdpConversion::Classic, ZcdpConversion::Cks] {
+        let (t, e, d, s) = (1000u64, 1.0, 1e-6, 3.0);
+        let sigma = node_sigma(t, e, d, s, conv).unwrap();
+        let levels = 10.0; // floor(log2 1000) + 1
+        let rho = levels * s * s / (2.0 * sigma * sigma);
+        assert!((zcdp_to_epsilon(rho, d, conv).unwrap() - e).abs() <= 1e-9);
+    }
+    let mut tree = TreeAggregation::calibrated(
+        StreamShape::Symmetric(3),
+        16,
+        1.0,
+        1e-5,
+        2.0,
+        ZcdpConversion::Cks,
+    )
+    .unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let m = Array2::<f64>::eye(3);
+    let mut last = Array2::zeros((3, 3));
+    for _ in 0..16 {
+        last = tree.push_matrix(m.view(), &mut rng).unwrap();
+        assert_eq!(last, last.t());
+    }
+    assert!((last[[0, 0]] - 16.0).abs() < 30.0 * tree.sigma());
+    let (shift, lo, hi) = tree.psd_shift(0.01).unwrap();
+    assert_relative_eq!(shift, 2.0 * lo);
+    assert_relative_eq!(hi, 3.0 * lo);
+    assert!(
+        tree.push_matrix(m.view(), &mut rng).is_err(),
+        "horizon exceeded"
+    );
+}
+
+#[test]
+fn subsampled_aggregation_by_hand() {
+    let m = SubsampledGaussian::new(0.5, 2.0, 1.0).unwrap();
+    // Two participants, P = 1 weight column; the first vector (3, 4) is clipped to norm 2.
+    let v = array![[3.0, 4.0], [0.5, 0.0]];
+    let w = array![[1.0], [0.5]];
+    let out = m
+        .aggregate_with(
+            v.view(),
+            w.view(),
+            &[true, true],
+            array![[0.1, -0.1]].view(),
+        )
+        .unwrap();
+    // (1/0.5) (1.2, 1.6) + (0.5/0.5) (0.5, 0) + noise.
+    assert_relative_eq!(out[[0, 0]], 2.4 + 0.5 + 0.1, max_relative = 1e-15);
+    assert_relative_eq!(out[[0, 1]], 3.2 - 0.1, max_relative = 1e-15);
+    let out = m
+        .aggregate_with(
+            v.view(),
+            w.view(),
+            &[false, true],
+            array![[0.0, 0.0]].view(),
+        )
+        .unwrap();
+    assert_eq!(out, array![[0.5, 0.0]]);
+    // sigma = z phi_max S / q.
+    assert_relative_eq!(m.clone().with_sampler(Sampler::Textbook).sigma(1.0), 4.0);
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let a = m.aggregate(v.view(), w.view(), &mut rng).unwrap();
+    assert_eq!(a.vectors.dim(), (1, 2));
+    assert!(m.claim(40).is_ok());
+}
+
+#[test]
+fn exponential_mechanism_law_and_power() {
+    let u = [0.0, 1.0, 2.0, 3.0, 0.5];
+    let m = ExponentialMechanism::new(2.0, 1.0).unwrap();
+    let p = m.probabilities(&u).unwrap();
+    let z: f64 = u.iter().map(|x| x.exp()).sum();
+    for (pi, ui) in p.iter().zip(u) {
+        assert_relative_eq!(*pi, ui.exp() / z, max_relative = 1e-14);
+    }
+    // Huge utilities do not overflow.
+    let big = m.probabilities(&[1e308, 0.0]).unwrap();
+    assert_eq!(big, vec![1.0, 0.0]);
+    assert_eq!(m.select_with_uniform(&u, 0.0).unwrap(), 0);
+    assert_eq!(m.select_with_uniform(&u, 0.999_999).unwrap(), 4);
+    // Frequencies of the exact sampler: all within the simultaneous Hoeffding threshold at
+    // false-failure probability 1e-7; the same test rejects eps 10% larger.
+    let n = 100_000;
+    let thr = hoeffding_threshold(n, u.len(), 1e-7);
+    let freq = |mech: &ExponentialMechanism, seed: u64| {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut c = vec![0usize; u.len()];
+        for _ in 0..n {
+            c[mech.select(&u, &mut rng).unwrap()] += 1;
+        }
+        c.into_iter()
+            .map(|x| x as f64 / n as f64)
+            .collect::<Vec<_>>()
+    };
+    let f = freq(&m, 5);
+    assert!(
+        f.iter().zip(&p).all(|(a, b)| (a - b).abs() <= thr),
+        "{f:?} vs {p:?} (thr {thr})"
+    );
+    let f = freq(&ExponentialMechanism::new(2.2, 1.0).unwrap(), 6);
+    assert!(f.iter().zip(&p).any(|(a, b)| (a - b).abs() > thr), "power");
+    assert!(m.select(&[], &mut ChaCha20Rng::seed_from_u64(0)).is_err());
+    assert!(
+        m.select(&[f64::NAN], &mut ChaCha20Rng::seed_from_u64(0))
+            .is_err()
+    );
+}
+
+#[test]
+fn pld_at_q_one_bounds_the_exact_gaussian() {
+    // q = 1: T rounds of the Gaussian mechanism with multiplier z are one Gaussian mechanism with
+    // sensitivity sqrt(T) / z (unit noise); its exact eps solves Balle-Wang's delta(eps) = delta.
+    let (z, t, d) = (2.0, 10u64, 1e-5);
+    let pld = subsampled_gaussian_pld_epsilon(
+        1.0,
+        z,
+        t,
+        d,
+        PldSettings {
+            bin_width: 1e-3,
+            tail_mass: 1e-20,
+        },
+    )
+    .unwrap();
+    let s = (t as f64).sqrt() / z;
+    let (mut lo, mut hi) = (0.0, 50.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gaussian_delta(1.0, s, mid) > d {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    assert!(pld.epsilon >= hi, "{} < exact {hi}", pld.epsilon);
+    assert!(
+        pld.epsilon <= hi + t as f64 * 1e-3 + 1e-3,
+        "{} vs exact {hi}",
+        pld.epsilon
+    );
+    assert!(pld.epsilon_optimistic <= hi + 1e-9);
+}

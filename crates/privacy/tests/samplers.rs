@@ -1,0 +1,140 @@
+//! Distribution tests of the samplers: Kolmogorov-Smirnov with the DKW threshold at a stated
+//! false-failure probability (1e-7 per test), each with a power check (the same test must reject
+//! samples from the same sampler at a scale off by 10%).
+#![allow(clippy::float_cmp)] // exact test vectors: equality is the point
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use privacy::distribution_tests::{
+    discrete_gaussian_cdf, discrete_laplace_cdf, dkw_threshold, ks_statistic, ks_statistic_integer,
+    laplace_cdf,
+};
+use privacy::exact;
+use privacy::sampler::{Grid, Hardened, NoiseSampler, Textbook};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// False-failure probability of each test (DKW, exact for every n).
+const ALPHA: f64 = 1e-7;
+const N: usize = 100_000;
+
+fn rng(seed: u64) -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(seed)
+}
+
+fn integer_laplace(scale_num: u32, scale_den: u32, seed: u64) -> Vec<i64> {
+    let mut r = rng(seed);
+    let (s, t) = (BigUint::from(scale_den), BigUint::from(scale_num));
+    (0..N)
+        .map(|_| exact::discrete_laplace(&s, &t, &mut r).to_i64().unwrap())
+        .collect()
+}
+
+fn integer_gaussian(p: u32, q: u32, seed: u64) -> Vec<i64> {
+    let mut r = rng(seed);
+    let (p, q) = (BigUint::from(p), BigUint::from(q));
+    (0..N)
+        .map(|_| exact::discrete_gaussian(&p, &q, &mut r).to_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn discrete_laplace_matches_its_law_and_detects_10_percent() {
+    // Scale t = 37/10 = 3.7.
+    let thr = dkw_threshold(N, ALPHA);
+    let x = integer_laplace(37, 10, 11);
+    let d = ks_statistic_integer(&x, |k| discrete_laplace_cdf(3.7, k));
+    assert!(d <= thr, "KS {d} > {thr}");
+    // Power: samples at scale 3.7 * 1.1 = 4.07 tested against 3.7.
+    let y = integer_laplace(407, 100, 12);
+    let d = ks_statistic_integer(&y, |k| discrete_laplace_cdf(3.7, k));
+    assert!(d > thr, "power: KS {d} <= {thr}");
+}
+
+#[test]
+fn discrete_gaussian_matches_its_law_and_detects_10_percent() {
+    // sigma^2 = 841/100 (sigma = 2.9).
+    let thr = dkw_threshold(N, ALPHA);
+    let x = integer_gaussian(841, 100, 21);
+    let cdf = discrete_gaussian_cdf(2.9);
+    let d = ks_statistic_integer(&x, &cdf);
+    assert!(d <= thr, "KS {d} > {thr}");
+    // Power: sigma = 3.19 (10% larger), tested against 2.9.
+    let y = integer_gaussian(319 * 319, 100 * 100, 22);
+    let d = ks_statistic_integer(&y, &cdf);
+    assert!(d > thr, "power: KS {d} <= {thr}");
+}
+
+#[test]
+fn hardened_real_valued_noise_matches_the_continuous_law_up_to_the_grid() {
+    // On a grid of width w, the grid law's CDF is within one atom (<= w / b for Laplace,
+    // <= w / sigma for the Gaussian) of the continuous CDF; that allowance is added to the DKW
+    // threshold.
+    let mut r = rng(31);
+    let b = 1.7;
+    let grid = Grid::for_sensitivity(1.0, 1, privacy::sampler::Norm::L1).unwrap();
+    let w = grid.width();
+    let thr = dkw_threshold(N, ALPHA);
+    let x: Vec<f64> = (0..N)
+        .map(|_| Hardened.perturb_laplace(0.0, b, grid, &mut r).unwrap())
+        .collect();
+    assert!(
+        x.iter().all(|v| (v / w).fract() == 0.0),
+        "outputs lie on the grid"
+    );
+    assert!(ks_statistic(&x, |v| laplace_cdf(b, v)) <= thr + w / b);
+    let y: Vec<f64> = (0..N)
+        .map(|_| {
+            Hardened
+                .perturb_laplace(0.0, 1.1 * b, grid, &mut r)
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        ks_statistic(&y, |v| laplace_cdf(b, v)) > thr + w / b,
+        "power"
+    );
+
+    let sigma = 2.3;
+    let n = Normal::new(0.0, sigma).unwrap();
+    let g: Vec<f64> = (0..N)
+        .map(|_| Hardened.perturb_gaussian(0.0, sigma, grid, &mut r).unwrap())
+        .collect();
+    assert!(ks_statistic(&g, |v| n.cdf(v)) <= thr + w / sigma);
+    let h: Vec<f64> = (0..N)
+        .map(|_| {
+            Hardened
+                .perturb_gaussian(0.0, 1.1 * sigma, grid, &mut r)
+                .unwrap()
+        })
+        .collect();
+    assert!(ks_statistic(&h, |v| n.cdf(v)) > thr + w / sigma, "power");
+}
+
+#[test]
+fn textbook_samplers_match_their_laws_and_detect_10_percent() {
+    let mut r = rng(41);
+    let thr = dkw_threshold(N, ALPHA);
+    let b = 0.8;
+    let x: Vec<f64> = (0..N).map(|_| Textbook::laplace(b, &mut r)).collect();
+    assert!(ks_statistic(&x, |v| laplace_cdf(b, v)) <= thr);
+    let y: Vec<f64> = (0..N).map(|_| Textbook::laplace(1.1 * b, &mut r)).collect();
+    assert!(ks_statistic(&y, |v| laplace_cdf(b, v)) > thr, "power");
+    let n = Normal::new(0.0, 1.3).unwrap();
+    let g: Vec<f64> = (0..N).map(|_| Textbook::gaussian(1.3, &mut r)).collect();
+    assert!(ks_statistic(&g, |v| n.cdf(v)) <= thr);
+    let h: Vec<f64> = (0..N).map(|_| Textbook::gaussian(1.43, &mut r)).collect();
+    assert!(ks_statistic(&h, |v| n.cdf(v)) > thr, "power");
+}
+
+#[test]
+fn hardened_uniform_is_uniform() {
+    let mut r = rng(51);
+    let thr = dkw_threshold(N, ALPHA);
+    let u: Vec<f64> = (0..N).map(|_| Hardened.uniform(&mut r)).collect();
+    assert!(ks_statistic(&u, |v| v.clamp(0.0, 1.0)) <= thr);
+    // Power: u^1.1 is not uniform (the largest CDF gap of x^(1/1.1) vs x is 0.035).
+    let v: Vec<f64> = u.iter().map(|x| x.powf(1.1)).collect();
+    assert!(ks_statistic(&v, |x| x.clamp(0.0, 1.0)) > thr, "power");
+}
