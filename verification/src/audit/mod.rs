@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::stats::{clopper_pearson_upper, normal_quantile};
-pub use statistic::{DiscreteCounts, HistogramRatio, Known, Mapped, MeanDifferenceProjection, Score, Statistic};
+pub use statistic::{DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, Mapped, MeanDifferenceProjection, Score, Statistic};
 
 /// Errors of the auditor.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -17,6 +17,50 @@
 //! is used with, and the audit also checks that every output sampled under `x'` is found
 //! reachable from `x'` (which would fail if the replicated formula differed from the sampler).
 
+use std::convert::Infallible;
+
+use rand::TryRng;
+
+/// A "random" generator that returns one fixed `u64` (and counts the draws): feeding
+/// `k << 11` makes `rng.random::<f64>()` (rand 0.10: the top 53 bits times `2^-53`) return
+/// exactly `k 2^-53`, so a sampler can be evaluated on a chosen uniform double with its own code.
+#[derive(Debug, Clone)]
+pub struct ReplayRng {
+    value: u64,
+    draws: u64,
+}
+
+impl ReplayRng {
+    /// A generator returning `value` for every `u64` (and its low half for every `u32`).
+    pub fn new(value: u64) -> Self {
+        Self { value, draws: 0 }
+    }
+
+    /// How many values were drawn.
+    pub fn draws(&self) -> u64 {
+        self.draws
+    }
+}
+
+impl TryRng for ReplayRng {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        self.draws += 1;
+        Ok(self.value as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        self.draws += 1;
+        Ok(self.value)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        self.draws += 1;
+        for (i, b) in dst.iter_mut().enumerate() {
+            *b = self.value.to_le_bytes()[i % 8];
+        }
+        Ok(())
+    }
+}
+
 /// Half-width of the window of grid points compared around the binary-search position.
 pub const WINDOW: u64 = 64;
 
@@ -61,6 +105,15 @@ fn reachable_on(f: &impl Fn(u64) -> f64, y: f64, p: Piece) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replay_gives_the_chosen_uniform() {
+        use rand::RngExt;
+        let mut r = ReplayRng::new(12345 << 11);
+        let u: f64 = r.random();
+        assert_eq!(u, 12345.0 * 2f64.powi(-53));
+        assert_eq!(r.draws(), 1);
+    }
 
     #[test]
     fn finds_exactly_the_images_of_a_coarse_map() {

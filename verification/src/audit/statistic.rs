@@ -125,6 +125,106 @@ impl Statistic<Vec<f64>> for MeanDifferenceProjection {
     }
 }
 
+/// Fisher's linear discriminant for vector outputs: `s(o) = <S^-1 (m_x - m_x'), o>` with the
+/// pooled training covariance `S` (plus a ridge of `1e-9 tr(S)/d`): the exact log-likelihood
+/// ratio statistic of a Gaussian shift with a common, correlated covariance (e.g. the prefix sums
+/// of tree aggregation, whose noises share tree nodes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FisherDiscriminant;
+
+/// Solve `a w = b` for a symmetric positive definite `a` (row-major `d x d`) by Cholesky.
+fn cholesky_solve(mut a: Vec<f64>, mut b: Vec<f64>, d: usize) -> Option<Vec<f64>> {
+    for j in 0..d {
+        let mut s = a[j * d + j];
+        for k in 0..j {
+            s -= a[j * d + k] * a[j * d + k];
+        }
+        if !(s > 0.0) {
+            return None;
+        }
+        let l = s.sqrt();
+        a[j * d + j] = l;
+        for i in j + 1..d {
+            let mut t = a[i * d + j];
+            for k in 0..j {
+                t -= a[i * d + k] * a[j * d + k];
+            }
+            a[i * d + j] = t / l;
+        }
+    }
+    for i in 0..d {
+        let mut t = b[i];
+        for k in 0..i {
+            t -= a[i * d + k] * b[k];
+        }
+        b[i] = t / a[i * d + i];
+    }
+    for i in (0..d).rev() {
+        let mut t = b[i];
+        for k in i + 1..d {
+            t -= a[k * d + i] * b[k];
+        }
+        b[i] = t / a[i * d + i];
+    }
+    Some(b)
+}
+
+impl Statistic<Vec<f64>> for FisherDiscriminant {
+    fn name(&self) -> String {
+        "Fisher discriminant (pooled covariance)".into()
+    }
+    fn fit(&self, a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Score<Vec<f64>>, AuditError> {
+        let d = a.first().or(b.first()).map(Vec::len).ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
+        if a.iter().chain(b).any(|x| x.len() != d) {
+            return Err(AuditError::Output("vector outputs of different lengths".into()));
+        }
+        if a.len() < 2 || b.len() < 2 {
+            return Err(AuditError::InvalidConfig("Fisher discriminant needs at least 2 outputs per input".into()));
+        }
+        let mean = |xs: &[Vec<f64>]| -> Vec<f64> {
+            let mut m = vec![0.0; d];
+            for x in xs {
+                for (mi, xi) in m.iter_mut().zip(x) {
+                    *mi += xi;
+                }
+            }
+            m.into_iter().map(|v| v / xs.len() as f64).collect()
+        };
+        let (ma, mb) = (mean(a), mean(b));
+        let mut cov = vec![0.0; d * d];
+        for (xs, m) in [(a, &ma), (b, &mb)] {
+            for x in xs {
+                for i in 0..d {
+                    let ci = x[i] - m[i];
+                    for j in 0..=i {
+                        cov[i * d + j] += ci * (x[j] - m[j]);
+                    }
+                }
+            }
+        }
+        let n = (a.len() + b.len() - 2) as f64;
+        for i in 0..d {
+            for j in 0..=i {
+                cov[i * d + j] /= n;
+                cov[j * d + i] = cov[i * d + j];
+            }
+        }
+        let ridge = 1e-9 * (0..d).map(|i| cov[i * d + i]).sum::<f64>() / d as f64;
+        for i in 0..d {
+            cov[i * d + i] += ridge;
+        }
+        let diff: Vec<f64> = ma.iter().zip(&mb).map(|(x, y)| x - y).collect();
+        let w = cholesky_solve(cov, diff, d)
+            .ok_or_else(|| AuditError::Output("the pooled covariance is not positive definite".into()))?;
+        Ok(Arc::new(move |o: &Vec<f64>| {
+            if o.len() != w.len() {
+                return 0.0;
+            }
+            o.iter().zip(&w).map(|(x, y)| x * y).sum()
+        }))
+    }
+}
+
 /// Exact counts for discrete outputs (an arm, an arm sequence): score `ln((c_x(o) + 1/2) /
 /// (c_x'(o) + 1/2)) - ln(n_x / n_x')`, 0 for an output never seen in training.
 #[derive(Debug, Clone, Copy, Default)]
@@ -205,6 +305,14 @@ mod tests {
         let b = vec![vec![0.0, 0.0]; 10];
         let s = MeanDifferenceProjection.fit(&a, &b).unwrap();
         assert!(s(&vec![1.0, 5.0]) > s(&vec![0.0, 5.0]));
+    }
+
+    #[test]
+    fn cholesky_solves_a_small_system() {
+        // [[4, 2], [2, 3]] w = [2, 1] -> w = [0.5, 0].
+        let w = cholesky_solve(vec![4.0, 2.0, 2.0, 3.0], vec![2.0, 1.0], 2).unwrap();
+        assert!((w[0] - 0.5).abs() < 1e-15 && w[1].abs() < 1e-15);
+        assert!(cholesky_solve(vec![1.0, 2.0, 2.0, 1.0], vec![1.0, 1.0], 2).is_none());
     }
 
     #[test]
