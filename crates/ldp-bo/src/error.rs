@@ -67,7 +67,11 @@ pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64, LdpBoError
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(LdpBoError::InvalidParameter { name, value, reason: "must be finite and > 0" })
+        Err(LdpBoError::InvalidParameter {
+            name,
+            value,
+            reason: "must be finite and > 0",
+        })
     }
 }
 
@@ -76,7 +80,11 @@ pub(crate) fn non_negative(name: &'static str, value: f64) -> Result<f64, LdpBoE
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
-        Err(LdpBoError::InvalidParameter { name, value, reason: "must be finite and >= 0" })
+        Err(LdpBoError::InvalidParameter {
+            name,
+            value,
+            reason: "must be finite and >= 0",
+        })
     }
 }
 
@@ -85,6 +93,10 @@ pub(crate) fn open_unit(name: &'static str, value: f64) -> Result<f64, LdpBoErro
     if value > 0.0 && value < 1.0 {
         Ok(value)
     } else {
-        Err(LdpBoError::InvalidParameter { name, value, reason: "must lie in (0, 1)" })
+        Err(LdpBoError::InvalidParameter {
+            name,
+            value,
+            reason: "must lie in (0, 1)",
+        })
     }
 }

@@ -5,10 +5,20 @@
 //!
 //! See `docs/ldp-bo.md` for every equation mapped to code, the defaults and the errata.
 
+pub mod ata;
+pub mod curator;
 pub mod error;
 pub mod lower_bound;
 pub mod median_of_means;
+pub mod moma;
+mod nystrom_step;
 pub mod schedule;
+pub mod tgp;
 pub mod truncation;
+mod ucb;
 
+pub use ata::{AtaGpUcb, AtaParams};
+pub use curator::{CtlCurator, PrivateReward, RewardMessage};
 pub use error::LdpBoError;
+pub use moma::{EpochLength, MomaGpUcb, MomaParams};
+pub use tgp::{TgpParams, TgpUcb, TgpVariant};

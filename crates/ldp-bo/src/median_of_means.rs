@@ -21,10 +21,15 @@ pub struct MedianOfMeans {
 /// Conventions (the paper leaves them open): the median of an even number of values is the
 /// mean of the two middle ones; ties in the argmin go to the smallest index. With `k = 1` the
 /// only estimate is chosen (`r_1 = 0`).
-pub fn median_of_means(thetas: ArrayView2<'_, f64>, v: ArrayView2<'_, f64>) -> Result<MedianOfMeans, LdpBoError> {
+pub fn median_of_means(
+    thetas: ArrayView2<'_, f64>,
+    v: ArrayView2<'_, f64>,
+) -> Result<MedianOfMeans, LdpBoError> {
     let (k, m) = thetas.dim();
     if k == 0 {
-        return Err(LdpBoError::ZeroCount { what: "number of least-squares estimates k" });
+        return Err(LdpBoError::ZeroCount {
+            what: "number of least-squares estimates k",
+        });
     }
     if v.dim() != (m, m) {
         return Err(LdpBoError::DimensionMismatch {
@@ -35,7 +40,10 @@ pub fn median_of_means(thetas: ArrayView2<'_, f64>, v: ArrayView2<'_, f64>) -> R
     }
     for &x in thetas.iter().chain(v.iter()) {
         if !x.is_finite() {
-            return Err(LdpBoError::NonFinite { what: "median-of-means input", value: x });
+            return Err(LdpBoError::NonFinite {
+                what: "median-of-means input",
+                value: x,
+            });
         }
     }
     // dist[j][s] = ||theta_j - theta_s||_V, computed from the difference (not from the Gram of
@@ -71,7 +79,11 @@ fn median(values: &mut [f64]) -> f64 {
     }
     values.sort_by(f64::total_cmp);
     let n = values.len();
-    if n % 2 == 1 { values[n / 2] } else { 0.5 * (values[n / 2 - 1] + values[n / 2]) }
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        0.5 * (values[n / 2 - 1] + values[n / 2])
+    }
 }
 
 #[cfg(test)]

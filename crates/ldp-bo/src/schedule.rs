@@ -38,10 +38,30 @@ pub struct TgpSchedule {
 impl TgpSchedule {
     /// Validated schedule.
     pub fn new(b: f64, r: f64, epsilon: f64, lambda: f64, delta: f64) -> Result<Self, LdpBoError> {
-        let laplace_scale = ctl_scale(b, r, epsilon)?;
+        Self::from_laplace_scale(b, r, ctl_scale(b, r, epsilon)?, lambda, delta)
+    }
+
+    /// Validated schedule for a curator whose actual Laplace scale is `laplace_scale` (the
+    /// hardened sampler's scale is `2(B+R)/eps` times a grid factor slightly above 1).
+    pub fn from_laplace_scale(
+        b: f64,
+        r: f64,
+        laplace_scale: f64,
+        lambda: f64,
+        delta: f64,
+    ) -> Result<Self, LdpBoError> {
+        positive("B", b)?;
+        crate::error::non_negative("R", r)?;
+        positive("Laplace scale", laplace_scale)?;
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
-        Ok(Self { b, r, laplace_scale, lambda, delta })
+        Ok(Self {
+            b,
+            r,
+            laplace_scale,
+            lambda,
+            delta,
+        })
     }
 
     /// Line 2: `K = B^2 + R^2 + 2 L^2`.
@@ -60,7 +80,8 @@ impl TgpSchedule {
     pub fn beta(&self, t: u64, gamma_prev: f64) -> f64 {
         let tm1 = t.saturating_sub(1);
         self.b
-            + 2.0 * (2.0 / self.lambda).sqrt()
+            + 2.0
+                * (2.0 / self.lambda).sqrt()
                 * self.truncation(tm1)
                 * (gamma_prev + (1.0 / self.delta).ln()).sqrt()
             + (self.k_constant() * (ln_at_least_one(tm1 as f64) + 1.0) / self.lambda).sqrt()
@@ -94,7 +115,13 @@ impl HeavyTailTgpSchedule {
         validate_alpha(alpha)?;
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
-        Ok(Self { b, v, alpha, lambda, delta })
+        Ok(Self {
+            b,
+            v,
+            alpha,
+            lambda,
+            delta,
+        })
     }
 
     /// `b_t = v^(1/(1+a)) max(t,1)^(1/(2(1+a)))`.
@@ -108,7 +135,8 @@ impl HeavyTailTgpSchedule {
         let a = self.alpha;
         let tm1 = t.saturating_sub(1);
         self.b
-            + 2.0 * (2.0 / self.lambda).sqrt()
+            + 2.0
+                * (2.0 / self.lambda).sqrt()
                 * self.truncation(tm1)
                 * (gamma_prev + (1.0 / self.delta).ln()).sqrt()
             + ((1.0 + a) / self.lambda).sqrt()
@@ -121,7 +149,11 @@ fn validate_alpha(alpha: f64) -> Result<f64, LdpBoError> {
     if alpha > 0.0 && alpha <= 1.0 {
         Ok(alpha)
     } else {
-        Err(LdpBoError::InvalidParameter { name: "alpha", value: alpha, reason: "must lie in (0, 1]" })
+        Err(LdpBoError::InvalidParameter {
+            name: "alpha",
+            value: alpha,
+            reason: "must lie in (0, 1]",
+        })
     }
 }
 
@@ -136,7 +168,9 @@ pub struct NystromAccuracy {
 impl NystromAccuracy {
     /// Validated accuracy.
     pub fn new(accuracy: f64) -> Result<Self, LdpBoError> {
-        Ok(Self { accuracy: open_unit("Nystrom accuracy", accuracy)? })
+        Ok(Self {
+            accuracy: open_unit("Nystrom accuracy", accuracy)?,
+        })
     }
 
     /// `rho = (1 + e)/(1 - e)`.
@@ -186,7 +220,14 @@ pub fn ata_private_v(b: f64, r: f64, epsilon: f64) -> Result<f64, LdpBoError> {
 
 impl AtaSchedule {
     /// Validated schedule.
-    pub fn new(b: f64, v: f64, lambda: f64, delta: f64, horizon: u64, accuracy: f64) -> Result<Self, LdpBoError> {
+    pub fn new(
+        b: f64,
+        v: f64,
+        lambda: f64,
+        delta: f64,
+        horizon: u64,
+        accuracy: f64,
+    ) -> Result<Self, LdpBoError> {
         positive("B", b)?;
         positive("v", v)?;
         positive("lambda", lambda)?;
@@ -194,7 +235,14 @@ impl AtaSchedule {
         if horizon == 0 {
             return Err(LdpBoError::ZeroCount { what: "horizon T" });
         }
-        Ok(Self { b, v, lambda, delta, horizon, accuracy: NystromAccuracy::new(accuracy)? })
+        Ok(Self {
+            b,
+            v,
+            lambda,
+            delta,
+            horizon,
+            accuracy: NystromAccuracy::new(accuracy)?,
+        })
     }
 
     fn log_term(&self, m: usize) -> f64 {
@@ -263,7 +311,15 @@ impl MomaSchedule {
         if horizon == 0 {
             return Err(LdpBoError::ZeroCount { what: "horizon T" });
         }
-        Ok(Self { b, c, alpha, lambda, delta, horizon, accuracy: NystromAccuracy::new(accuracy)? })
+        Ok(Self {
+            b,
+            c,
+            alpha,
+            lambda,
+            delta,
+            horizon,
+            accuracy: NystromAccuracy::new(accuracy)?,
+        })
     }
 
     /// The theorem's epoch length `k = ceil(24 ln(4 e T / delta))`.
@@ -308,7 +364,9 @@ mod tests {
     fn heavy_tail_tgp_at_alpha_one() {
         let s = HeavyTailTgpSchedule::new(1.0, 4.0, 1.0, 1.0, 0.1).unwrap();
         assert_relative_eq!(s.truncation(16), 2.0 * 2.0);
-        let b = 1.0 + 2.0 * 2f64.sqrt() * 2.0 * 16f64.powf(0.25) * (10f64.ln()).sqrt() + 2f64.sqrt() * 2.0 * 2.0;
+        let b = 1.0
+            + 2.0 * 2f64.sqrt() * 2.0 * 16f64.powf(0.25) * (10f64.ln()).sqrt()
+            + 2f64.sqrt() * 2.0 * 2.0;
         assert_relative_eq!(s.beta(17, 0.0), b, max_relative = 1e-15);
     }
 
@@ -328,8 +386,14 @@ mod tests {
         );
         assert_relative_eq!(a.beta_next(0), 1.0 + 2f64.sqrt());
         let m = MomaSchedule::new(1.0, 3.0, 1.0, 1.0, 0.1, 1000, 0.5).unwrap();
-        assert_eq!(m.theorem_epoch_length(), (24.0 * (4.0 * std::f64::consts::E * 10_000.0f64).ln()).ceil() as u64);
-        assert_relative_eq!(m.beta_next(5, 7), 1.0 + 2f64.sqrt() + 3.0 * (9.0 * 5.0 * 3.0f64).sqrt());
+        assert_eq!(
+            m.theorem_epoch_length(),
+            (24.0 * (4.0 * std::f64::consts::E * 10_000.0f64).ln()).ceil() as u64
+        );
+        assert_relative_eq!(
+            m.beta_next(5, 7),
+            1.0 + 2f64.sqrt() + 3.0 * (9.0 * 5.0 * 3.0f64).sqrt()
+        );
     }
 
     #[test]

@@ -93,7 +93,13 @@ mod tests {
     #[test]
     fn mismatched_sizes_are_errors() {
         let u = array![[1.0, 2.0]];
-        assert!(feature_adaptive_truncation(u.view(), array![1.0].view(), array![1.0, 1.0].view()).is_err());
-        assert!(feature_adaptive_truncation(u.view(), array![1.0, 1.0].view(), array![1.0].view()).is_err());
+        assert!(
+            feature_adaptive_truncation(u.view(), array![1.0].view(), array![1.0, 1.0].view())
+                .is_err()
+        );
+        assert!(
+            feature_adaptive_truncation(u.view(), array![1.0, 1.0].view(), array![1.0].view())
+                .is_err()
+        );
     }
 }

@@ -1,0 +1,265 @@
+//! LDP-ATA-GP-UCB (Zhou & Tan 2021, Algorithm 1) and the non-private ATA-GP-UCB (Chowdhury &
+//! Gopalan 2019) it adapts, one state machine.
+
+use std::marker::PhantomData;
+
+use bandit::agent::Agent;
+use kernel::Kernel;
+use ndarray::{Array1, Array2, ArrayView2};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
+use crate::error::{LdpBoError, open_unit, positive};
+use crate::nystrom_step::NystromStep;
+use crate::schedule::AtaSchedule;
+use crate::truncation::feature_adaptive_truncation;
+use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+
+/// Parameters of (LDP-)ATA-GP-UCB.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AtaParams {
+    /// Horizon `T` (enters `q`, `b_t` and `beta_t` through `ln(4 m T/delta)`).
+    pub horizon: u64,
+    /// Regulariser `lambda` (line 8).
+    pub lambda: f64,
+    /// Confidence `delta` (Theorem 2).
+    pub delta: f64,
+    /// Nyström accuracy `e` in (0, 1) (the paper's varepsilon): `rho = (1+e)/(1-e)`.
+    pub accuracy: f64,
+    /// Multiplies `q = 6 rho ln(4T/delta)/e^2` of Theorem 2.
+    pub q_scale: f64,
+    /// Multiplies the width `beta_t` of Theorem 2.
+    pub beta_scale: f64,
+}
+
+/// The default scale of the ATA width (see `docs/ldp-bo.md`, "Defaults").
+pub const DEFAULT_BETA_SCALE: f64 = 0.02;
+
+impl AtaParams {
+    /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,
+    /// `beta_scale = ` [`DEFAULT_BETA_SCALE`].
+    pub fn new(horizon: u64) -> Self {
+        Self {
+            horizon,
+            lambda: 1.0,
+            delta: 0.1,
+            accuracy: 0.5,
+            q_scale: 1.0,
+            beta_scale: DEFAULT_BETA_SCALE,
+        }
+    }
+
+    /// Check every field.
+    pub fn validate(&self) -> Result<(), LdpBoError> {
+        if self.horizon == 0 {
+            return Err(LdpBoError::ZeroCount { what: "horizon T" });
+        }
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        open_unit("Nystrom accuracy", self.accuracy)?;
+        positive("q_scale", self.q_scale)?;
+        positive("beta_scale", self.beta_scale)?;
+        Ok(())
+    }
+}
+
+/// (LDP-)ATA-GP-UCB on a fixed finite arm set.
+///
+/// Round `t`: [`Agent::select`] first folds in the reward of round `t - 1` (lines 6-13: the
+/// Nyström embedding needs randomness, which `select` receives), then plays
+/// `x_t = argmax mu_{t-1}(x) + beta_t sigma_{t-1}(x)` (line 4). [`Agent::observe`] stores the
+/// message `y_bar_t` (line 5). The update at round `t`:
+///
+/// - line 6-7: Nyström embedding of `x_1..x_t` with `sigma_{t-1}` ([`NystromStep::sample`]);
+/// - line 8: `V_t = Phi_t^T Phi_t + lambda I`;
+/// - line 9-10: rows `u_i` of `V_t^{-1/2} Phi_t^T`, truncated sums
+///   `r_i = sum_tau u_{i,tau} y_tau 1{|u_{i,tau} y_tau| <= b_tau}` with
+///   `b_tau = sqrt(v / ln(4 m_t T/delta))` ([`feature_adaptive_truncation`]);
+/// - line 11: `theta_t = V_t^{-1/2} r`; lines 12-13: mean and variance;
+/// - Theorem 2: `beta_{t+1} = B(1 + 1/sqrt(1-e)) + 4 sqrt(ln(4 m_t T/delta) v m_t/lambda)`.
+///
+/// Cost per round: O(n m^2 + m^3 + m t) for `n` arms and `m <= n` dictionary points (the
+/// design matrix is accumulated per arm, since a point played `c` times contributes
+/// `c phi phi^T`).
+#[derive(Debug, Clone)]
+pub struct AtaGpUcb<K: Kernel, M> {
+    arms: Array2<f64>,
+    kernel: K,
+    params: AtaParams,
+    schedule: AtaSchedule,
+    q: f64,
+    prior_variance: Array1<f64>,
+    played: Vec<usize>,
+    rewards: Vec<f64>,
+    counts: Vec<usize>,
+    mean: Array1<f64>,
+    variance: Array1<f64>,
+    beta: f64,
+    dim: usize,
+    pending: bool,
+    last: Option<usize>,
+    _message: PhantomData<fn(M)>,
+}
+
+impl<K: Kernel> AtaGpUcb<K, PrivateReward> {
+    /// LDP-ATA-GP-UCB (Algorithm 1) for the rewards released by `curator`:
+    /// `v = B^2 + R^2 + 2 L^2` with the curator's Laplace scale `L` (Theorem 2 writes
+    /// `8(B+R)^2/eps^2 = 2 (2(B+R)/eps)^2`).
+    pub fn private(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        curator: &CtlCurator,
+        params: AtaParams,
+    ) -> Result<Self, LdpBoError> {
+        let (b, r, l) = (curator.b(), curator.r(), curator.laplace_scale());
+        Self::build(kernel, arms, b, b * b + r * r + 2.0 * l * l, params)
+    }
+}
+
+impl<K: Kernel> AtaGpUcb<K, f64> {
+    /// The non-private ATA-GP-UCB for raw rewards with `E[y^2] <= v` (`alpha = 1`, the case
+    /// Theorem 2 covers) and `||f||_H <= B`.
+    pub fn heavy_tailed(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        b: f64,
+        v: f64,
+        params: AtaParams,
+    ) -> Result<Self, LdpBoError> {
+        Self::build(kernel, arms, b, v, params)
+    }
+}
+
+impl<K: Kernel, M> AtaGpUcb<K, M> {
+    fn build(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        b: f64,
+        v: f64,
+        params: AtaParams,
+    ) -> Result<Self, LdpBoError> {
+        params.validate()?;
+        let arms = validate_arms(arms)?;
+        let schedule = AtaSchedule::new(
+            b,
+            v,
+            params.lambda,
+            params.delta,
+            params.horizon,
+            params.accuracy,
+        )?;
+        let q = params.q_scale * schedule.accuracy.q(params.horizon, params.delta);
+        let prior_variance = kernel.diag(arms.view())?;
+        let n = arms.nrows();
+        Ok(Self {
+            // Line 2: mu_0 = 0, sigma_0^2 = k(x, x); beta_1 from m_0 = 0.
+            mean: Array1::zeros(n),
+            variance: prior_variance.clone(),
+            beta: schedule.beta_next(0),
+            arms,
+            kernel,
+            params,
+            schedule,
+            q,
+            prior_variance,
+            played: Vec::new(),
+            rewards: Vec::new(),
+            counts: vec![0; n],
+            dim: 0,
+            pending: false,
+            last: None,
+            _message: PhantomData,
+        })
+    }
+
+    /// The schedule of Theorem 2.
+    pub fn schedule(&self) -> &AtaSchedule {
+        &self.schedule
+    }
+
+    /// `q` in use (Theorem 2 times `q_scale`).
+    pub fn q(&self) -> f64 {
+        self.q
+    }
+
+    /// The current approximate posterior mean and variance of every arm.
+    pub fn posterior(&self) -> (&Array1<f64>, &Array1<f64>) {
+        (&self.mean, &self.variance)
+    }
+
+    /// The dimension `m_t` of the current embedding.
+    pub fn feature_dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Lines 6-13 for the rewards received so far.
+    fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
+        let lambda = self.params.lambda;
+        let step = NystromStep::sample(
+            &self.kernel,
+            &self.arms,
+            &self.counts,
+            self.variance.view(),
+            self.q,
+            lambda,
+            rng,
+        )?;
+        let m = step.dim();
+        // Line 9: the columns of U = V^{-1/2} Phi^T are g(x_tau) = V^{-1/2} phi(x_tau).
+        let g = step.features.dot(&step.v_inv_sqrt); // n x m, row a = g(a)^T
+        let t = self.played.len();
+        let mut u = Array2::zeros((m, t));
+        for (tau, &a) in self.played.iter().enumerate() {
+            u.column_mut(tau).assign(&g.row(a));
+        }
+        let b = Array1::from_elem(t, self.schedule.truncation(m));
+        let rewards = Array1::from(self.rewards.clone());
+        let r = feature_adaptive_truncation(u.view(), rewards.view(), b.view())?; // line 10
+        let theta = step.v_inv_sqrt.dot(&r); // line 11
+        let (mean, variance) = step.posterior(theta.view(), self.prior_variance.view(), lambda); // 12-13
+        self.mean = mean;
+        self.variance = variance;
+        self.dim = m;
+        self.beta = self.schedule.beta_next(m);
+        Ok(())
+    }
+}
+
+impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
+    type Message = M;
+    type Error = LdpBoError;
+
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, LdpBoError> {
+        check_decision_set(&self.arms, decision_set)?;
+        if self.pending {
+            self.update(rng)?;
+            self.pending = false;
+        }
+        let a = ucb_argmax(
+            self.mean.view(),
+            self.variance.view(),
+            self.params.beta_scale * self.beta,
+            rng,
+        );
+        self.last = Some(a);
+        Ok(a)
+    }
+
+    fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
+        let a = self
+            .last
+            .take()
+            .ok_or(LdpBoError::Protocol("observe without a preceding select"))?;
+        let y = finite_reward(message.reward())?;
+        self.played.push(a);
+        self.rewards.push(y);
+        self.counts[a] += 1;
+        self.pending = true;
+        Ok(())
+    }
+}

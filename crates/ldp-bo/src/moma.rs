@@ -1,0 +1,332 @@
+//! (LDP-)MoMA-GP-UCB (Zhou & Tan 2021, Algorithm 3 and Corollary 1).
+
+use std::marker::PhantomData;
+
+use bandit::agent::Agent;
+use kernel::Kernel;
+use ndarray::{Array1, Array2, ArrayView2};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
+use crate::error::{LdpBoError, open_unit, positive};
+use crate::median_of_means::median_of_means;
+use crate::nystrom_step::NystromStep;
+use crate::schedule::MomaSchedule;
+use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+
+/// How the epoch length `k` is set.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum EpochLength {
+    /// `k = ceil(scale * 24 ln(4eT/delta))`: `scale = 1` is Theorem 4.
+    Scaled(f64),
+    /// A fixed `k >= 1`.
+    Fixed(u64),
+}
+
+/// Parameters of (LDP-)MoMA-GP-UCB.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MomaParams {
+    /// Horizon `T` (enters `q` and `k`).
+    pub horizon: u64,
+    /// Regulariser `lambda` (line 9).
+    pub lambda: f64,
+    /// Confidence `delta` (Theorem 4).
+    pub delta: f64,
+    /// Nyström accuracy `e` in (0, 1): `rho = (1+e)/(1-e)`.
+    pub accuracy: f64,
+    /// Multiplies `q = 6 rho ln(4T/delta)/e^2`.
+    pub q_scale: f64,
+    /// Multiplies the width `beta_n` of Theorem 4.
+    pub beta_scale: f64,
+    /// The epoch length `k`.
+    pub epoch_length: EpochLength,
+}
+
+/// The default scale of the MoMA width (see `docs/ldp-bo.md`, "Defaults").
+pub const DEFAULT_BETA_SCALE: f64 = 0.05;
+
+/// The default scale of the epoch length: `k = ceil(ln(4eT/delta))`, 1/24 of Theorem 4's
+/// (which leaves 3 epochs at `T = 1000`; see `docs/ldp-bo.md`, "Defaults").
+pub const DEFAULT_EPOCH_SCALE: f64 = 1.0 / 24.0;
+
+impl MomaParams {
+    /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of
+    /// Theorem 4, `beta_scale = ` [`DEFAULT_BETA_SCALE`], `k = ceil(ln(4eT/delta))`.
+    pub fn new(horizon: u64) -> Self {
+        Self {
+            horizon,
+            lambda: 1.0,
+            delta: 0.1,
+            accuracy: 0.5,
+            q_scale: 1.0,
+            beta_scale: DEFAULT_BETA_SCALE,
+            epoch_length: EpochLength::Scaled(DEFAULT_EPOCH_SCALE),
+        }
+    }
+
+    /// Check every field.
+    pub fn validate(&self) -> Result<(), LdpBoError> {
+        if self.horizon == 0 {
+            return Err(LdpBoError::ZeroCount { what: "horizon T" });
+        }
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        open_unit("Nystrom accuracy", self.accuracy)?;
+        positive("q_scale", self.q_scale)?;
+        positive("beta_scale", self.beta_scale)?;
+        match self.epoch_length {
+            EpochLength::Scaled(s) => {
+                positive("epoch length scale", s)?;
+            }
+            EpochLength::Fixed(0) => {
+                return Err(LdpBoError::ZeroCount {
+                    what: "epoch length k",
+                });
+            }
+            EpochLength::Fixed(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// (LDP-)MoMA-GP-UCB on a fixed finite arm set.
+///
+/// Epoch `n` (1-based): [`Agent::select`] picks `x_n = argmax mu_{n-1}(x) + beta_n
+/// sigma_{n-1}(x)` (line 5) and returns it for the `k` rounds of the epoch (line 6);
+/// [`Agent::observe`] stores `y_{n,1..k}`. At the first selection after the epoch (the update
+/// needs randomness, which `select` receives):
+///
+/// - lines 7-9: Nyström embedding of `x_1..x_n` with `sigma_{n-1}`, `V_n`;
+/// - line 10: `theta_{n,j} = V_n^{-1} sum_i y_{i,j} phi(x_i)` for `j = 1..k`;
+/// - lines 11-12: the median-of-means choice `k*` ([`median_of_means`]);
+/// - lines 13-14: mean `phi^T theta_{n,k*}` and variance;
+/// - Theorem 4: `beta_{n+1} = B(1 + 1/sqrt(1-e)) + 3 lambda^{-1/2} (9 m_n c)^{1/(1+a)} n^{(1-a)/(2(1+a))}`.
+///
+/// Algorithm 3 runs `N = floor(T/k)` epochs and says nothing of the last `T - N k` rounds; here
+/// the learner simply starts epoch `N + 1` (chosen by the same rule), which the run cuts short.
+#[derive(Debug, Clone)]
+pub struct MomaGpUcb<K: Kernel, M> {
+    arms: Array2<f64>,
+    kernel: K,
+    params: MomaParams,
+    schedule: MomaSchedule,
+    q: f64,
+    k: usize,
+    prior_variance: Array1<f64>,
+    /// The arm of each completed epoch.
+    epoch_arms: Vec<usize>,
+    /// `y_{i,j}`: row `i` = epoch, column `j` = repetition.
+    epoch_rewards: Vec<Vec<f64>>,
+    counts: Vec<usize>,
+    current: Option<(usize, Vec<f64>)>,
+    mean: Array1<f64>,
+    variance: Array1<f64>,
+    beta: f64,
+    dim: usize,
+    last_choice: Option<usize>,
+    pending: bool,
+    awaiting: bool,
+    _message: PhantomData<fn(M)>,
+}
+
+impl<K: Kernel> MomaGpUcb<K, PrivateReward> {
+    /// LDP-MoMA-GP-UCB (Corollary 1) for the rewards released by `curator`: `alpha = 1`,
+    /// `c = R^2 + 2 L^2` with the curator's Laplace scale `L` (Corollary 1 writes
+    /// `R^2 + 8(B+R)^2/eps^2`).
+    pub fn private(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        curator: &CtlCurator,
+        params: MomaParams,
+    ) -> Result<Self, LdpBoError> {
+        let (r, l) = (curator.r(), curator.laplace_scale());
+        Self::build(kernel, arms, curator.b(), r * r + 2.0 * l * l, 1.0, params)
+    }
+}
+
+impl<K: Kernel> MomaGpUcb<K, f64> {
+    /// MoMA-GP-UCB (Theorem 4) for raw rewards whose noise has `E|eta|^(1+alpha) <= c`, and
+    /// `||f||_H <= B`.
+    pub fn heavy_tailed(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        b: f64,
+        alpha: f64,
+        c: f64,
+        params: MomaParams,
+    ) -> Result<Self, LdpBoError> {
+        Self::build(kernel, arms, b, c, alpha, params)
+    }
+}
+
+impl<K: Kernel, M> MomaGpUcb<K, M> {
+    fn build(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        b: f64,
+        c: f64,
+        alpha: f64,
+        params: MomaParams,
+    ) -> Result<Self, LdpBoError> {
+        params.validate()?;
+        let arms = validate_arms(arms)?;
+        let schedule = MomaSchedule::new(
+            b,
+            c,
+            alpha,
+            params.lambda,
+            params.delta,
+            params.horizon,
+            params.accuracy,
+        )?;
+        let q = params.q_scale * schedule.accuracy.q(params.horizon, params.delta);
+        let k = match params.epoch_length {
+            EpochLength::Scaled(s) => {
+                let log = (4.0 * std::f64::consts::E * params.horizon as f64 / params.delta).ln();
+                (s * 24.0 * log).ceil().max(1.0) as usize
+            }
+            EpochLength::Fixed(k) => k as usize,
+        };
+        let prior_variance = kernel.diag(arms.view())?;
+        let n = arms.nrows();
+        Ok(Self {
+            mean: Array1::zeros(n),
+            variance: prior_variance.clone(),
+            beta: schedule.beta_next(0, 0),
+            arms,
+            kernel,
+            params,
+            schedule,
+            q,
+            k,
+            prior_variance,
+            epoch_arms: Vec::new(),
+            epoch_rewards: Vec::new(),
+            counts: vec![0; n],
+            current: None,
+            dim: 0,
+            last_choice: None,
+            pending: false,
+            awaiting: false,
+            _message: PhantomData,
+        })
+    }
+
+    /// The epoch length `k`.
+    pub fn epoch_length(&self) -> usize {
+        self.k
+    }
+
+    /// The number of completed epochs.
+    pub fn epochs(&self) -> usize {
+        self.epoch_arms.len()
+    }
+
+    /// The schedule of Theorem 4.
+    pub fn schedule(&self) -> &MomaSchedule {
+        &self.schedule
+    }
+
+    /// The current approximate posterior mean and variance of every arm.
+    pub fn posterior(&self) -> (&Array1<f64>, &Array1<f64>) {
+        (&self.mean, &self.variance)
+    }
+
+    /// The dimension `m_n` of the current embedding.
+    pub fn feature_dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Lines 7-14 after epoch `n = epochs()`.
+    fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
+        let lambda = self.params.lambda;
+        let n = self.epoch_arms.len();
+        let step = NystromStep::sample(
+            &self.kernel,
+            &self.arms,
+            &self.counts,
+            self.variance.view(),
+            self.q,
+            lambda,
+            rng,
+        )?;
+        let m = step.dim();
+        // Line 10: Theta (k x m), row j = (V^{-1} sum_i y_{i,j} phi(x_i))^T.
+        let mut sums = Array2::<f64>::zeros((self.k, m));
+        for (i, &a) in self.epoch_arms.iter().enumerate() {
+            let phi = step.features.row(a);
+            for (j, &y) in self.epoch_rewards[i].iter().enumerate() {
+                sums.row_mut(j).scaled_add(y, &phi);
+            }
+        }
+        let thetas = sums.dot(&step.v_inv); // V^{-1} is symmetric
+        // Lines 11-12.
+        let choice = median_of_means(thetas.view(), step.v.view())?;
+        let theta = thetas.row(choice.chosen).to_owned();
+        let (mean, variance) = step.posterior(theta.view(), self.prior_variance.view(), lambda); // 13-14
+        self.mean = mean;
+        self.variance = variance;
+        self.dim = m;
+        self.beta = self.schedule.beta_next(m, n as u64);
+        Ok(())
+    }
+}
+
+impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
+    type Message = M;
+    type Error = LdpBoError;
+
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, LdpBoError> {
+        check_decision_set(&self.arms, decision_set)?;
+        if self.awaiting {
+            return Err(LdpBoError::Protocol("select twice without observe"));
+        }
+        if self.pending {
+            self.update(rng)?;
+            self.pending = false;
+        }
+        let a = match &self.current {
+            Some((a, _)) => *a,
+            None => {
+                let a = ucb_argmax(
+                    self.mean.view(),
+                    self.variance.view(),
+                    self.params.beta_scale * self.beta,
+                    rng,
+                );
+                self.current = Some((a, Vec::with_capacity(self.k)));
+                a
+            }
+        };
+        self.last_choice = Some(a);
+        self.awaiting = true;
+        Ok(a)
+    }
+
+    fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
+        if !self.awaiting {
+            return Err(LdpBoError::Protocol("observe without a preceding select"));
+        }
+        let y = finite_reward(message.reward())?;
+        self.awaiting = false;
+        let (a, rewards) = self
+            .current
+            .as_mut()
+            .ok_or(LdpBoError::Protocol("no epoch in progress"))?;
+        rewards.push(y);
+        if rewards.len() == self.k {
+            let (a, rewards) = (*a, std::mem::take(rewards));
+            self.current = None;
+            self.epoch_arms.push(a);
+            self.epoch_rewards.push(rewards);
+            self.counts[a] += 1;
+            self.pending = true;
+        }
+        Ok(())
+    }
+}

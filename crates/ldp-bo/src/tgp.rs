@@ -1,0 +1,224 @@
+//! LDP-TGP-UCB (Zhou & Tan 2021, Algorithm 2) and the non-private TGP-UCB (Chowdhury &
+//! Gopalan 2019), one state machine with two schedules.
+
+use std::marker::PhantomData;
+
+use bandit::agent::Agent;
+use bandit::baselines::GammaSource;
+use kernel::{FiniteDomainGp, Kernel};
+use ndarray::{Array2, ArrayView2};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
+use crate::error::{LdpBoError, open_unit, positive};
+use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
+use crate::truncation::truncate_reward;
+use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+
+/// Parameters of (LDP-)TGP-UCB.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TgpParams {
+    /// Regulariser `lambda` of the GP posterior (lines 9-10).
+    pub lambda: f64,
+    /// Confidence `delta` of the width `beta_t` (line 5).
+    pub delta: f64,
+    /// Multiplies the width `beta_t` of line 5 (1 = the theorem's width; see
+    /// `docs/ldp-bo.md`, "Defaults").
+    pub beta_scale: f64,
+    /// Where `gamma_{t-1}` of line 5 comes from.
+    pub gamma: GammaSource,
+}
+
+impl Default for TgpParams {
+    /// `lambda = 1`, `delta = 0.1`, `beta_scale = ` [`DEFAULT_BETA_SCALE`], realised
+    /// information gain.
+    fn default() -> Self {
+        Self {
+            lambda: 1.0,
+            delta: 0.1,
+            beta_scale: DEFAULT_BETA_SCALE,
+            gamma: GammaSource::Realised,
+        }
+    }
+}
+
+/// The default scale of the TGP-UCB width (see `docs/ldp-bo.md`, "Defaults").
+pub const DEFAULT_BETA_SCALE: f64 = 0.1;
+
+impl TgpParams {
+    /// Check every field.
+    pub fn validate(&self) -> Result<(), LdpBoError> {
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        positive("beta_scale", self.beta_scale)?;
+        if let GammaSource::Fixed(g) = self.gamma
+            && !(g.is_finite() && g >= 0.0)
+        {
+            return Err(LdpBoError::InvalidParameter {
+                name: "fixed gamma",
+                value: g,
+                reason: "must be finite and >= 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Which schedule: Algorithm 2's (private rewards) or the heavy-tailed one (raw rewards).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TgpVariant {
+    /// LDP-TGP-UCB: `b_t = B + R + L ln t`, `beta_t` of line 5.
+    Private(TgpSchedule),
+    /// TGP-UCB for `E|y|^(1+alpha) <= v`.
+    HeavyTailed(HeavyTailTgpSchedule),
+}
+
+impl TgpVariant {
+    fn truncation(&self, t: u64) -> f64 {
+        match self {
+            Self::Private(s) => s.truncation(t),
+            Self::HeavyTailed(s) => s.truncation(t),
+        }
+    }
+
+    fn beta(&self, t: u64, gamma_prev: f64) -> f64 {
+        match self {
+            Self::Private(s) => s.beta(t, gamma_prev),
+            Self::HeavyTailed(s) => s.beta(t, gamma_prev),
+        }
+    }
+}
+
+/// (LDP-)TGP-UCB on a fixed finite arm set.
+///
+/// Round `t` (1-based): [`Agent::select`] computes `beta_t` (line 5) and plays
+/// `x_t = argmax mu_hat_{t-1}(x) + beta_t sigma_{t-1}(x)` (line 6); [`Agent::observe`] receives
+/// `y_bar_t` (line 7), truncates it to `y_hat_t = y_bar_t 1{|y_bar_t| <= b_t}` (line 8) and
+/// updates the exact posterior (lines 9-10) incrementally in O(t n) for `n` arms
+/// ([`kernel::FiniteDomainGp`]).
+#[derive(Debug, Clone)]
+pub struct TgpUcb<K: Kernel, M> {
+    arms: Array2<f64>,
+    gp: FiniteDomainGp<K>,
+    variant: TgpVariant,
+    params: TgpParams,
+    last: Option<usize>,
+    last_beta: f64,
+    _message: PhantomData<fn(M)>,
+}
+
+impl<K: Kernel> TgpUcb<K, PrivateReward> {
+    /// LDP-TGP-UCB (Algorithm 2) for the rewards released by `curator` (its `B`, `R` and
+    /// Laplace scale `L` set the schedule).
+    pub fn private(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        curator: &CtlCurator,
+        params: TgpParams,
+    ) -> Result<Self, LdpBoError> {
+        params.validate()?;
+        // The learner calibrates with the Laplace scale the curator really uses.
+        let s = TgpSchedule::from_laplace_scale(
+            curator.b(),
+            curator.r(),
+            curator.laplace_scale(),
+            params.lambda,
+            params.delta,
+        )?;
+        Self::build(kernel, arms, TgpVariant::Private(s), params)
+    }
+}
+
+impl<K: Kernel> TgpUcb<K, f64> {
+    /// The non-private TGP-UCB for raw rewards with `E|y|^(1+alpha) <= v` and `||f||_H <= B`.
+    pub fn heavy_tailed(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        b: f64,
+        alpha: f64,
+        v: f64,
+        params: TgpParams,
+    ) -> Result<Self, LdpBoError> {
+        params.validate()?;
+        let s = HeavyTailTgpSchedule::new(b, v, alpha, params.lambda, params.delta)?;
+        Self::build(kernel, arms, TgpVariant::HeavyTailed(s), params)
+    }
+}
+
+impl<K: Kernel, M> TgpUcb<K, M> {
+    fn build(
+        kernel: K,
+        arms: ArrayView2<'_, f64>,
+        variant: TgpVariant,
+        params: TgpParams,
+    ) -> Result<Self, LdpBoError> {
+        let arms = validate_arms(arms)?;
+        let gp = FiniteDomainGp::new(kernel, arms.view(), params.lambda, false)?;
+        Ok(Self {
+            arms,
+            gp,
+            variant,
+            params,
+            last: None,
+            last_beta: f64::NAN,
+            _message: PhantomData,
+        })
+    }
+
+    /// The schedule in use.
+    pub fn variant(&self) -> &TgpVariant {
+        &self.variant
+    }
+
+    /// The posterior on the arms.
+    pub fn posterior(&self) -> &FiniteDomainGp<K> {
+        &self.gp
+    }
+
+    /// The width `beta_t` used by the last selection.
+    pub fn last_beta(&self) -> f64 {
+        self.last_beta
+    }
+
+    /// `beta_t` (line 5, times the scale) for the round about to be played.
+    fn width(&self) -> f64 {
+        let t = self.gp.len() as u64 + 1;
+        let gamma = match self.params.gamma {
+            GammaSource::Realised => self.gp.information_gain(),
+            GammaSource::Fixed(g) => g,
+        };
+        self.params.beta_scale * self.variant.beta(t, gamma)
+    }
+}
+
+impl<K: Kernel, M: RewardMessage> Agent for TgpUcb<K, M> {
+    type Message = M;
+    type Error = LdpBoError;
+
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, LdpBoError> {
+        check_decision_set(&self.arms, decision_set)?;
+        let beta = self.width();
+        let var = self.gp.variance();
+        let a = ucb_argmax(self.gp.mean(), var.view(), beta, rng);
+        self.last = Some(a);
+        self.last_beta = beta;
+        Ok(a)
+    }
+
+    fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
+        let a = self
+            .last
+            .take()
+            .ok_or(LdpBoError::Protocol("observe without a preceding select"))?;
+        let y_bar = finite_reward(message.reward())?;
+        let t = self.gp.len() as u64 + 1;
+        let y_hat = truncate_reward(y_bar, self.variant.truncation(t));
+        self.gp.observe(a, y_hat)?;
+        Ok(())
+    }
+}
