@@ -166,7 +166,7 @@ impl WeightSpaceGp {
     pub fn sample_theta<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Array1<f64>, KernelError> {
         let m = self.dim();
         let z = ndarray::Array2::from_shape_fn((m, 1), |_| StandardNormal.sample(rng));
-        Ok(self.sample_theta_with(z.column(0))?)
+        self.sample_theta_with(z.column(0))
     }
 
     /// The deterministic part of [`WeightSpaceGp::sample_theta`]: `theta_t + sqrt(lambda)

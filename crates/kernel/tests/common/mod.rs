@@ -6,10 +6,12 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
+/// A seeded ChaCha20 generator.
 pub fn rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)
 }
 
+/// `max |a - b|` over all entries.
 pub fn max_abs_diff<S1, S2, D>(a: &ArrayBase<S1, D>, b: &ArrayBase<S2, D>) -> f64
 where
     S1: Data<Elem = f64>,
