@@ -25,9 +25,13 @@ fn pure(eps: f64) -> PrivacyClaim {
     )
 }
 
-fn laplace_llr(b: f64) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
-    // x = 0, x' = 1: ln p_0(o) - ln p_1(o) = (|o - 1| - |o|) / b.
-    Known::new("exact LLR", move |o: &f64| ((o - 1.0).abs() - o.abs()) / b)
+/// The exact LLR of Laplace(0, b) against Laplace(1, b), `(|o - 1| - |o|) / b`, is a
+/// non-increasing function of `o`, so its level sets are the half-lines `{o < t}`: the auditor
+/// thresholds `-o`. (Evaluating the LLR formula itself in floating point would also expose the
+/// low-order bits of the textbook sampler's outputs, which differ between the two inputs: the
+/// auditor then finds a real floating-point violation, as the porosity test does.)
+fn laplace_llr(_b: f64) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
+    Known::new("exact LLR ordering (-o)", |o: &f64| -*o)
 }
 
 #[test]
@@ -97,6 +101,7 @@ fn false_alarm_rate_is_within_the_stated_level() {
         .collect();
     let violations = results.iter().filter(|r| r.violated).count() as u64;
     let naive = results.iter().filter(|r| r.eps_estimate > 1.0).count() as u64;
+    eprintln!("false violations {violations}, naive {naive}, limit {limit}");
     assert!(violations < limit, "{violations} false violations in {runs} audits at alpha = {alpha} (limit {limit})");
     assert!(naive >= limit, "power check: the naive auditor has only {naive} violations (limit {limit})");
 }

@@ -20,7 +20,14 @@ use crate::audit::{
 use crate::check::{Check, Context, Outcome};
 use crate::fixtures::Entry;
 use crate::report::{CheckKind, Verdict};
+use crate::scaling::{ScalingConfig, ScalingResult, check_scaling_curves, geometric_horizons};
 use crate::stats::clopper_pearson_lower;
+use bandit::BanditError;
+use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
+use bandit::env::{Annotated, FixedSetEnvironment};
+use bandit::noise::RewardModel;
+use bandit::objective::{RkhsKernel, RkhsSynthetic};
+use bandit::runner::regret_curve_non_private;
 
 /// The level of every audit: probability of reporting a violation of a claim that holds.
 pub const ALPHA: f64 = 1e-6;
@@ -46,6 +53,8 @@ pub fn checks() -> Vec<Check> {
         Check { id: "audit/control/reference-laplace-histogram", run: control_reference_laplace },
         Check { id: "audit/porosity/textbook-laplace", run: porosity_textbook },
         Check { id: "audit/porosity/hardened-laplace", run: porosity_hardened },
+        Check { id: "audit/scaling/gp-ucb-rkhs", run: scaling_gp_ucb },
+        Check { id: "audit/scaling/uniform-random", run: scaling_uniform },
     ]
 }
 
@@ -474,4 +483,118 @@ fn porosity_hardened(ctx: &Context) -> Result<Outcome, String> {
         "grid_exponent": grid.exponent(), "tightness": null}))
     .value("unreachable", unreachable)
     .false_alarm(0.0))
+}
+
+/// The Zhou & Tan synthetic RKHS problem (100 arms on [0, 1], SE kernel l = 0.2, max |f| = 1)
+/// with Gaussian reward noise of standard deviation [`SCALING_NOISE`], annotated with
+/// `B = ||f||_H` and the kernel.
+fn rkhs_environment(rng: &mut ChaCha20Rng) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+    RkhsSynthetic::default().sample(rng)?.annotated_environment(RewardModel::Gaussian { sigma: SCALING_NOISE })
+}
+
+/// Reward noise of the scaling power checks.
+const SCALING_NOISE: f64 = 0.1;
+
+/// The theory the power checks compare with: IGP-UCB (Chowdhury & Gopalan 2017, Theorem 3),
+/// `R_T = O(sqrt(T) (B sqrt(gamma_T) + gamma_T))`, and for the SE kernel in `d = 1`
+/// `gamma_T = O((ln T)^(d+1))` (Srinivas et al. 2010): exponent 1/2, log factor `(ln T)^2`.
+fn igp_ucb_theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfig {
+    ScalingConfig { horizons, seeds, bootstrap: 1000, alpha: ALPHA, theory_exponent: 0.5, log_power: 2.0, seed }
+}
+
+fn scaling_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: &str, r: &ScalingResult, expected: Verdict) -> Outcome {
+    let verdict = if r.verdict == expected {
+        Verdict::Pass
+    } else if r.verdict == Verdict::Inconclusive {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Fail
+    };
+    let claim = format!(
+        "the scaling checker returns {} against exponent {} with log factor (ln T)^{} (slope of ln(R_T / (ln T)^{}) vs ln T, {}-seed bootstrap interval at level 1 - {:e})",
+        expected.to_string().to_uppercase(),
+        r.config.theory_exponent,
+        r.config.log_power,
+        r.config.log_power,
+        r.config.seeds,
+        r.config.alpha
+    );
+    let measured = format!(
+        "{}: slope {:.3}, interval [{:.3}, {:.3}] (bootstrap se {:.3}, 95% percentile [{:.3}, {:.3}]); horizons {:?}; mean regret {:?}",
+        r.verdict.to_string().to_uppercase(),
+        r.slope,
+        r.slope_lower,
+        r.slope_upper,
+        r.slope_se,
+        r.percentile_95.0,
+        r.percentile_95.1,
+        r.config.horizons,
+        r.mean.iter().map(|m| (m * 100.0).round() / 100.0).collect::<Vec<_>>()
+    );
+    let mut o = Outcome::new(kind, subject, claim, measured, verdict)
+        .value("scaling_verdict", r.verdict)
+        .value("slope", r.slope)
+        .value("slope_lower", r.slope_lower)
+        .value("slope_upper", r.slope_upper)
+        .value("slope_se", r.slope_se)
+        .value("theory_exponent", r.config.theory_exponent)
+        .value("log_power", r.config.log_power)
+        .value("horizons", &r.config.horizons)
+        .value("mean_regret", &r.mean)
+        .value("seeds", r.config.seeds);
+    if expected == Verdict::Pass {
+        // Nominal (asymptotic) level of the normal bootstrap interval.
+        o = o.false_alarm(r.config.alpha);
+    }
+    let rel = plot_name(id);
+    if crate::plot::scaling(&ctx.out_dir.join(&rel), id, r).is_ok() {
+        o = o.plot(rel);
+    }
+    o
+}
+
+fn scaling_gp_ucb(ctx: &Context) -> Result<Outcome, String> {
+    let id = "audit/scaling/gp-ucb-rkhs";
+    let horizons = geometric_horizons(8, ctx.mode.pick(256, 1024), ctx.mode.pick(6, 8));
+    let config = igp_ucb_theory(horizons, ctx.mode.pick(16, 48), ctx.seed_for(id));
+    // One run of horizon T_max per seed (eta = 2 / T_max), every horizon read off its curve.
+    let curve = |t_max: usize, seed: u64| {
+        regret_curve_non_private(
+            rkhs_environment,
+            |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+                GpUcb::new(env.info.1.clone(), IgpUcbParams::new(env.info.0, SCALING_NOISE, 0.1, t_max)?)
+            },
+            t_max,
+            seed,
+        )
+        .unwrap_or_default()
+    };
+    let r = check_scaling_curves(curve, &config).map_err(e)?;
+    Ok(scaling_outcome(
+        ctx,
+        id,
+        CheckKind::NegativeControl,
+        "exact GP-UCB (IGP-UCB width, B = ||f||_H, R = 0.1, delta = 0.1) on the Zhou & Tan RKHS synthetic (100 arms, SE l = 0.2), Gaussian noise 0.1",
+        &r,
+        Verdict::Pass,
+    ))
+}
+
+fn scaling_uniform(ctx: &Context) -> Result<Outcome, String> {
+    let id = "audit/scaling/uniform-random";
+    let horizons = geometric_horizons(100, ctx.mode.pick(100_000, 1_000_000), 7);
+    let config = igp_ucb_theory(horizons, ctx.mode.pick(16, 48), ctx.seed_for(id));
+    let curve = |t_max: usize, seed: u64| {
+        regret_curve_non_private(rkhs_environment, |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| Ok::<_, BanditError>(UniformRandom), t_max, seed)
+            .unwrap_or_default()
+    };
+    let r = check_scaling_curves(curve, &config).map_err(e)?;
+    Ok(scaling_outcome(
+        ctx,
+        id,
+        CheckKind::PositiveControl,
+        "uniform random policy (linear regret) on the same problem, against the IGP-UCB bound",
+        &r,
+        Verdict::Fail,
+    ))
 }
