@@ -95,7 +95,11 @@ pub trait Agent {
     type Error: std::error::Error + Send + Sync + 'static;
 
     /// Choose an action: the index of a row of `decision_set` (`n x d`, one candidate per row).
-    fn select<R: Rng + ?Sized>(&mut self, decision_set: ArrayView2<'_, f64>, rng: &mut R) -> Result<usize, Self::Error>;
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, Self::Error>;
 
     /// Receive the message about the action chosen by the last [`Agent::select`].
     fn observe(&mut self, message: Self::Message) -> Result<(), Self::Error>;
@@ -123,7 +127,11 @@ pub trait Curator {
     type Error: std::error::Error + Send + Sync + 'static;
 
     /// Turn one round's raw feedback into a message, using `rng` for its noise.
-    fn curate<R: Rng + ?Sized>(&mut self, feedback: &Feedback<'_>, rng: &mut R) -> Result<Self::Message, Self::Error>;
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        rng: &mut R,
+    ) -> Result<Self::Message, Self::Error>;
 }
 
 /// The non-private curator: the message is the raw reward `y_t`.
@@ -134,7 +142,11 @@ impl Curator for Identity {
     type Message = f64;
     type Error = std::convert::Infallible;
 
-    fn curate<R: Rng + ?Sized>(&mut self, feedback: &Feedback<'_>, _rng: &mut R) -> Result<f64, Self::Error> {
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        _rng: &mut R,
+    ) -> Result<f64, Self::Error> {
         Ok(feedback.reward)
     }
 }

@@ -89,7 +89,11 @@ impl DataSetProblem {
 
     /// The bandit environment: arms as points, means `f`, rewards drawn from the rows.
     pub fn environment(&self) -> Result<FixedSetEnvironment, BanditError> {
-        FixedSetEnvironment::new(self.arm_points(), self.f.clone(), RewardModel::rows(self.rewards.clone())?)
+        FixedSetEnvironment::new(
+            self.arm_points(),
+            self.f.clone(),
+            RewardModel::rows(self.rewards.clone())?,
+        )
     }
 }
 
@@ -107,10 +111,21 @@ pub fn light_sensor(data_dir: &Path) -> Result<DataSetProblem, BanditError> {
     if coords.nrows() != names.len() || coords.ncols() != 2 {
         return Err(BanditError::DataFormat {
             path: data_dir.join(LIGHT_COORDS),
-            reason: format!("expected {} rows of x,y, got {} x {}", names.len(), coords.nrows(), coords.ncols()),
+            reason: format!(
+                "expected {} rows of x,y, got {} x {}",
+                names.len(),
+                coords.nrows(),
+                coords.ncols()
+            ),
         });
     }
-    let mut p = build("light_sensor", names, &test, &train, data_dir.join(LIGHT_TRAIN))?;
+    let mut p = build(
+        "light_sensor",
+        names,
+        &test,
+        &train,
+        data_dir.join(LIGHT_TRAIN),
+    )?;
     p.coords = Some(coords);
     Ok(p)
 }
@@ -172,16 +187,21 @@ fn build(
 fn correlation(x: &Array2<f64>, path: &Path) -> Result<Array2<f64>, BanditError> {
     let n = x.nrows();
     if n < 2 {
-        return Err(BanditError::DataFormat { path: path.to_path_buf(), reason: "need at least 2 rows".into() });
+        return Err(BanditError::DataFormat {
+            path: path.to_path_buf(),
+            reason: "need at least 2 rows".into(),
+        });
     }
     let mean = x.mean_axis(Axis(0)).expect("n >= 2");
     let mut z = x - &mean;
     for (j, mut col) in z.columns_mut().into_iter().enumerate() {
         let sd = (col.iter().map(|v| v * v).sum::<f64>() / (n - 1) as f64).sqrt();
-        if !(sd > 0.0) {
+        if sd.is_nan() || sd <= 0.0 {
             return Err(BanditError::DataFormat {
                 path: path.to_path_buf(),
-                reason: format!("column {j} is constant (standard deviation 0): cannot standardise it"),
+                reason: format!(
+                    "column {j} is constant (standard deviation 0): cannot standardise it"
+                ),
             });
         }
         col.mapv_inplace(|v| v / sd);
@@ -200,14 +220,26 @@ fn correlation(x: &Array2<f64>, path: &Path) -> Result<Array2<f64>, BanditError>
 
 /// Read a CSV with a header row; drop the first `skip_cols` columns (a date); all other
 /// fields must parse as finite floats. Returns the kept column names and the table.
-fn read_table(dir: &Path, file: &'static str, skip_cols: usize) -> Result<(Vec<String>, Array2<f64>), BanditError> {
+fn read_table(
+    dir: &Path,
+    file: &'static str,
+    skip_cols: usize,
+) -> Result<(Vec<String>, Array2<f64>), BanditError> {
     let path = dir.join(file);
     if !path.is_file() {
         return Err(BanditError::DataMissing { path, file });
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| BanditError::DataIo { path: path.clone(), source })?;
-    let fmt = |reason: String| BanditError::DataFormat { path: path.clone(), reason };
-    let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
+    let text = std::fs::read_to_string(&path).map_err(|source| BanditError::DataIo {
+        path: path.clone(),
+        source,
+    })?;
+    let fmt = |reason: String| BanditError::DataFormat {
+        path: path.clone(),
+        reason,
+    };
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
     let headers = rdr.headers().map_err(|e| fmt(e.to_string()))?.clone();
     if headers.len() <= skip_cols {
         return Err(fmt("no data columns".into()));
@@ -219,15 +251,27 @@ fn read_table(dir: &Path, file: &'static str, skip_cols: usize) -> Result<(Vec<S
     for (r, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| fmt(e.to_string()))?;
         if rec.len() != m + skip_cols {
-            return Err(fmt(format!("row {} has {} fields, expected {}", r + 1, rec.len(), m + skip_cols)));
+            return Err(fmt(format!(
+                "row {} has {} fields, expected {}",
+                r + 1,
+                rec.len(),
+                m + skip_cols
+            )));
         }
         for (j, field) in rec.iter().skip(skip_cols).enumerate() {
-            let v: f64 = field
-                .trim()
-                .parse()
-                .map_err(|_| fmt(format!("row {}, column {}: {field:?} is not a number", r + 1, names[j])))?;
+            let v: f64 = field.trim().parse().map_err(|_| {
+                fmt(format!(
+                    "row {}, column {}: {field:?} is not a number",
+                    r + 1,
+                    names[j]
+                ))
+            })?;
             if !v.is_finite() {
-                return Err(fmt(format!("row {}, column {}: non-finite value", r + 1, names[j])));
+                return Err(fmt(format!(
+                    "row {}, column {}: non-finite value",
+                    r + 1,
+                    names[j]
+                )));
             }
             values.push(v);
         }

@@ -20,10 +20,14 @@ impl FiniteDomain {
     /// Validate and wrap a set of points: at least one point, `d >= 1`, all finite.
     pub fn new(points: Array2<f64>) -> Result<Self, BanditError> {
         if points.nrows() == 0 {
-            return Err(BanditError::Empty { what: "finite domain (no points)" });
+            return Err(BanditError::Empty {
+                what: "finite domain (no points)",
+            });
         }
         if points.ncols() == 0 {
-            return Err(BanditError::Empty { what: "finite domain (points of dimension 0)" });
+            return Err(BanditError::Empty {
+                what: "finite domain (points of dimension 0)",
+            });
         }
         ensure_finite("finite domain", points.iter())?;
         Ok(Self { points })
@@ -72,7 +76,9 @@ impl BoxDomain {
     /// Validate a box: equal lengths, `d >= 1`, finite bounds with `lower[i] < upper[i]`.
     pub fn new(lower: Array1<f64>, upper: Array1<f64>) -> Result<Self, BanditError> {
         if lower.is_empty() {
-            return Err(BanditError::Empty { what: "box (dimension 0)" });
+            return Err(BanditError::Empty {
+                what: "box (dimension 0)",
+            });
         }
         if lower.len() != upper.len() {
             return Err(BanditError::DimensionMismatch {
@@ -83,7 +89,11 @@ impl BoxDomain {
         }
         for (dim, (&l, &u)) in lower.iter().zip(upper.iter()).enumerate() {
             if !(l.is_finite() && u.is_finite() && l < u) {
-                return Err(BanditError::InvalidBox { dim, lower: l, upper: u });
+                return Err(BanditError::InvalidBox {
+                    dim,
+                    lower: l,
+                    upper: u,
+                });
             }
         }
         Ok(Self { lower, upper })
@@ -116,13 +126,19 @@ impl BoxDomain {
 
     /// The volume `prod_i (u_i - l_i)`.
     pub fn volume(&self) -> f64 {
-        self.lower.iter().zip(self.upper.iter()).map(|(l, u)| u - l).product()
+        self.lower
+            .iter()
+            .zip(self.upper.iter())
+            .map(|(l, u)| u - l)
+            .product()
     }
 
     /// Whether `x` lies in the closed box.
     pub fn contains(&self, x: ArrayView1<'_, f64>) -> bool {
         x.len() == self.dim()
-            && x.iter().zip(self.lower.iter().zip(self.upper.iter())).all(|(v, (l, u))| *l <= *v && *v <= *u)
+            && x.iter()
+                .zip(self.lower.iter().zip(self.upper.iter()))
+                .all(|(v, (l, u))| *l <= *v && *v <= *u)
     }
 
     /// `n` points drawn independently and uniformly from the box (coordinate `i` is
@@ -154,7 +170,9 @@ impl BoxDomain {
             });
         }
         if counts.contains(&0) {
-            return Err(BanditError::Empty { what: "grid (a dimension with 0 points)" });
+            return Err(BanditError::Empty {
+                what: "grid (a dimension with 0 points)",
+            });
         }
         let axes: Vec<Vec<f64>> = counts
             .iter()
@@ -164,7 +182,15 @@ impl BoxDomain {
                 if m == 1 {
                     vec![0.5 * (l + u)]
                 } else {
-                    (0..m).map(|j| if j + 1 == m { u } else { l + (u - l) * j as f64 / (m - 1) as f64 }).collect()
+                    (0..m)
+                        .map(|j| {
+                            if j + 1 == m {
+                                u
+                            } else {
+                                l + (u - l) * j as f64 / (m - 1) as f64
+                            }
+                        })
+                        .collect()
                 }
             })
             .collect();
@@ -222,7 +248,7 @@ impl Partition {
         let mut rest = p;
         let mut f = 2;
         while f * f <= rest {
-            while rest % f == 0 {
+            while rest.is_multiple_of(f) {
                 primes.push(f);
                 rest /= f;
             }
@@ -234,7 +260,11 @@ impl Partition {
         primes.sort_unstable_by(|a, b| b.cmp(a));
         let mut splits = vec![1usize; bounds.dim()];
         for q in primes {
-            let (i, _) = splits.iter().enumerate().min_by_key(|&(i, &s)| (s, i)).expect("d >= 1");
+            let (i, _) = splits
+                .iter()
+                .enumerate()
+                .min_by_key(|&(i, &s)| (s, i))
+                .expect("d >= 1");
             splits[i] *= q;
         }
         Self::with_splits(bounds, splits)
@@ -256,8 +286,14 @@ impl Partition {
                 reason: format!("dimension {i} is cut into 0 intervals (every count must be >= 1)"),
             });
         }
-        if splits.iter().try_fold(1usize, |acc, &s| acc.checked_mul(s)).is_none() {
-            return Err(BanditError::InvalidPartition { reason: "the number of sub-regions overflows usize".into() });
+        if splits
+            .iter()
+            .try_fold(1usize, |acc, &s| acc.checked_mul(s))
+            .is_none()
+        {
+            return Err(BanditError::InvalidPartition {
+                reason: "the number of sub-regions overflows usize".into(),
+            });
         }
         Ok(Self { bounds, splits })
     }
@@ -297,7 +333,10 @@ impl Partition {
     pub fn cell_bounds(&self, cell: usize) -> Result<BoxDomain, BanditError> {
         if cell >= self.n_cells() {
             return Err(BanditError::InvalidPartition {
-                reason: format!("cell {cell} does not exist (the partition has {} cells)", self.n_cells()),
+                reason: format!(
+                    "cell {cell} does not exist (the partition has {} cells)",
+                    self.n_cells()
+                ),
             });
         }
         let d = self.bounds.dim();
@@ -310,9 +349,17 @@ impl Partition {
         let mut lo = Array1::zeros(d);
         let mut hi = Array1::zeros(d);
         for j in 0..d {
-            let (l, u, s) = (self.bounds.lower[j], self.bounds.upper[j], self.splits[j] as f64);
+            let (l, u, s) = (
+                self.bounds.lower[j],
+                self.bounds.upper[j],
+                self.splits[j] as f64,
+            );
             lo[j] = l + (u - l) * idx[j] as f64 / s;
-            hi[j] = if idx[j] + 1 == self.splits[j] { u } else { l + (u - l) * (idx[j] + 1) as f64 / s };
+            hi[j] = if idx[j] + 1 == self.splits[j] {
+                u
+            } else {
+                l + (u - l) * (idx[j] + 1) as f64 / s
+            };
         }
         BoxDomain::new(lo, hi)
     }
@@ -330,13 +377,19 @@ impl Partition {
         }
         let mut cells = vec![Vec::new(); self.n_cells()];
         for (i, x) in domain.points().rows().into_iter().enumerate() {
-            let c = self.cell_of(x).ok_or_else(|| BanditError::InvalidPartition {
-                reason: format!("point {i} of the domain lies outside the partitioned box"),
-            })?;
+            let c = self
+                .cell_of(x)
+                .ok_or_else(|| BanditError::InvalidPartition {
+                    reason: format!("point {i} of the domain lies outside the partitioned box"),
+                })?;
             cells[c].push(i);
         }
         if let Some(cell) = cells.iter().position(Vec::is_empty) {
-            return Err(BanditError::EmptySubRegion { cell, n_cells: self.n_cells(), n_points: domain.len() });
+            return Err(BanditError::EmptySubRegion {
+                cell,
+                n_cells: self.n_cells(),
+                n_points: domain.len(),
+            });
         }
         Ok(cells)
     }

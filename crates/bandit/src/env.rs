@@ -17,7 +17,11 @@ pub trait Environment {
 
     /// Prepare round `round` (0-based): draw a new decision set if the environment has
     /// changing ones. Fixed-domain environments do nothing.
-    fn begin_round<R: Rng + ?Sized>(&mut self, round: usize, rng: &mut R) -> Result<(), BanditError>;
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError>;
 
     /// The current decision set, `n x d`, one candidate per row (never empty).
     fn decision_set(&self) -> ArrayView2<'_, f64>;
@@ -31,7 +35,11 @@ pub trait Environment {
     fn optimal_mean(&self) -> f64;
 
     /// Draw the raw reward of row `action` of the current decision set.
-    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError>;
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError>;
 }
 
 /// A fixed finite decision set with known means and a reward model: the Zhou & Tan and
@@ -47,9 +55,15 @@ pub struct FixedSetEnvironment {
 impl FixedSetEnvironment {
     /// Validate: non-empty, finite points and means, one mean per point, a valid reward model
     /// (a [`RewardModel::Rows`] table needs one column per point, in the same order).
-    pub fn new(points: Array2<f64>, means: Array1<f64>, reward: RewardModel) -> Result<Self, BanditError> {
+    pub fn new(
+        points: Array2<f64>,
+        means: Array1<f64>,
+        reward: RewardModel,
+    ) -> Result<Self, BanditError> {
         if points.nrows() == 0 || points.ncols() == 0 {
-            return Err(BanditError::Empty { what: "decision set" });
+            return Err(BanditError::Empty {
+                what: "decision set",
+            });
         }
         ensure_finite("decision set", points.iter())?;
         if means.len() != points.nrows() {
@@ -71,7 +85,12 @@ impl FixedSetEnvironment {
             });
         }
         let optimum = means.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-        Ok(Self { points, means, optimum, reward })
+        Ok(Self {
+            points,
+            means,
+            optimum,
+            reward,
+        })
     }
 
     /// Evaluate `objective` on `points` and build the environment.
@@ -96,7 +115,10 @@ impl FixedSetEnvironment {
 
     /// The index of a best point (the first one attaining the maximum mean).
     pub fn best_action(&self) -> usize {
-        self.means.iter().position(|&v| v == self.optimum).unwrap_or(0)
+        self.means
+            .iter()
+            .position(|&v| v >= self.optimum)
+            .unwrap_or(0)
     }
 }
 
@@ -105,7 +127,11 @@ impl Environment for FixedSetEnvironment {
         self.points.ncols()
     }
 
-    fn begin_round<R: Rng + ?Sized>(&mut self, _round: usize, _rng: &mut R) -> Result<(), BanditError> {
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        _round: usize,
+        _rng: &mut R,
+    ) -> Result<(), BanditError> {
         Ok(())
     }
 
@@ -121,7 +147,11 @@ impl Environment for FixedSetEnvironment {
         self.optimum
     }
 
-    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError> {
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
         self.reward.sample(self.means[action], action, rng)
     }
 }
@@ -144,9 +174,16 @@ impl<O: Objective> SampledBoxEnvironment<O> {
     /// Build from an objective whose maximum on `bounds` is known
     /// ([`Objective::maximum`]); `n_candidates >= 1` uniform points are drawn per round.
     /// The reward model must be additive or Bernoulli (not [`RewardModel::Rows`]).
-    pub fn new(objective: O, bounds: BoxDomain, n_candidates: usize, reward: RewardModel) -> Result<Self, BanditError> {
+    pub fn new(
+        objective: O,
+        bounds: BoxDomain,
+        n_candidates: usize,
+        reward: RewardModel,
+    ) -> Result<Self, BanditError> {
         if n_candidates == 0 {
-            return Err(BanditError::Empty { what: "decision set (n_candidates = 0)" });
+            return Err(BanditError::Empty {
+                what: "decision set (n_candidates = 0)",
+            });
         }
         if objective.dim() != bounds.dim() {
             return Err(BanditError::DimensionMismatch {
@@ -189,7 +226,11 @@ impl<O: Objective> Environment for SampledBoxEnvironment<O> {
         self.bounds.dim()
     }
 
-    fn begin_round<R: Rng + ?Sized>(&mut self, _round: usize, rng: &mut R) -> Result<(), BanditError> {
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        _round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
         self.candidates = self.bounds.sample_uniform(self.n_candidates, rng);
         self.means = self.objective.values(self.candidates.view())?;
         Ok(())
@@ -207,7 +248,56 @@ impl<O: Objective> Environment for SampledBoxEnvironment<O> {
         self.optimum
     }
 
-    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError> {
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
         self.reward.sample(self.means[action], action, rng)
+    }
+}
+
+/// An environment together with facts about its instance that an agent factory may need
+/// (the RKHS-norm bound `B` of a drawn objective, its kernel, ...). It behaves exactly like
+/// `env`; `info` is never seen by the agent unless its factory passes it on.
+#[derive(Debug, Clone)]
+pub struct Annotated<E, I> {
+    /// The environment.
+    pub env: E,
+    /// The instance facts.
+    pub info: I,
+}
+
+impl<E: Environment, I> Environment for Annotated<E, I> {
+    fn dim(&self) -> usize {
+        self.env.dim()
+    }
+
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
+        self.env.begin_round(round, rng)
+    }
+
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.env.decision_set()
+    }
+
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.env.mean_reward(action)
+    }
+
+    fn optimal_mean(&self) -> f64 {
+        self.env.optimal_mean()
+    }
+
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
+        self.env.sample_reward(action, rng)
     }
 }

@@ -50,7 +50,9 @@ pub enum BanditError {
         value: f64,
     },
     /// A box is not a box: a lower bound is not below its upper bound.
-    #[error("box bounds in dimension {dim} must satisfy lower < upper (both finite), got [{lower}, {upper}]")]
+    #[error(
+        "box bounds in dimension {dim} must satisfy lower < upper (both finite), got [{lower}, {upper}]"
+    )]
     InvalidBox {
         /// The dimension.
         dim: usize,
@@ -182,7 +184,11 @@ pub fn non_negative(name: &'static str, value: f64) -> Result<f64, BanditError> 
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
-        Err(BanditError::InvalidParameter { name, expected: "finite and >= 0", value })
+        Err(BanditError::InvalidParameter {
+            name,
+            expected: "finite and >= 0",
+            value,
+        })
     }
 }
 
@@ -191,6 +197,10 @@ pub fn positive(name: &'static str, value: f64) -> Result<f64, BanditError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(BanditError::InvalidParameter { name, expected: "finite and > 0", value })
+        Err(BanditError::InvalidParameter {
+            name,
+            expected: "finite and > 0",
+            value,
+        })
     }
 }

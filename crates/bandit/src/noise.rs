@@ -62,7 +62,9 @@ impl RowRewards {
     /// Validate a non-empty, finite table.
     pub fn new(table: Array2<f64>) -> Result<Self, BanditError> {
         if table.nrows() == 0 || table.ncols() == 0 {
-            return Err(BanditError::Empty { what: "reward table" });
+            return Err(BanditError::Empty {
+                what: "reward table",
+            });
         }
         ensure_finite("reward table", table.iter())?;
         Ok(Self { table })
@@ -75,19 +77,25 @@ impl RowRewards {
 
     /// Column means: the expected reward of every arm.
     pub fn column_means(&self) -> ndarray::Array1<f64> {
-        self.table.mean_axis(ndarray::Axis(0)).expect("non-empty table")
+        self.table
+            .mean_axis(ndarray::Axis(0))
+            .expect("non-empty table")
     }
 }
 
 impl RewardModel {
     /// Gaussian noise with standard deviation `sigma >= 0`.
     pub fn gaussian(sigma: f64) -> Result<Self, BanditError> {
-        Ok(Self::Gaussian { sigma: non_negative("Gaussian noise standard deviation sigma", sigma)? })
+        Ok(Self::Gaussian {
+            sigma: non_negative("Gaussian noise standard deviation sigma", sigma)?,
+        })
     }
 
     /// Uniform noise on `[-R, R]`, `R >= 0`.
     pub fn uniform(half_width: f64) -> Result<Self, BanditError> {
-        Ok(Self::Uniform { half_width: non_negative("uniform noise half-width R", half_width)? })
+        Ok(Self::Uniform {
+            half_width: non_negative("uniform noise half-width R", half_width)?,
+        })
     }
 
     /// Student-t noise with `nu > 0` degrees of freedom and the given scale `> 0`.
@@ -142,7 +150,12 @@ impl RewardModel {
 
     /// Draw a reward for an action whose mean is `mean`; `arm` is the action's index in the
     /// environment's arm list (used by [`RewardModel::Rows`] only).
-    pub fn sample<R: Rng + ?Sized>(&self, mean: f64, arm: usize, rng: &mut R) -> Result<f64, BanditError> {
+    pub fn sample<R: Rng + ?Sized>(
+        &self,
+        mean: f64,
+        arm: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
         let y = match self {
             Self::Gaussian { sigma } => {
                 let z: f64 = StandardNormal.sample(rng);

@@ -138,13 +138,18 @@ impl BatchResult {
 
     /// `R_T` of every trial.
     pub fn final_cumulative_regrets(&self) -> Vec<f64> {
-        self.trials.iter().map(TrialRecord::final_cumulative_regret).collect()
+        self.trials
+            .iter()
+            .map(TrialRecord::final_cumulative_regret)
+            .collect()
     }
 
     fn mean_of(&self, pick: impl Fn(&TrialRecord) -> &Vec<f64>) -> Vec<f64> {
         let t = self.config.horizon;
         let n = self.trials.len().max(1) as f64;
-        (0..t).map(|s| self.trials.iter().map(|r| pick(r)[s]).sum::<f64>() / n).collect()
+        (0..t)
+            .map(|s| self.trials.iter().map(|r| pick(r)[s]).sum::<f64>() / n)
+            .collect()
     }
 
     /// The batch as pretty-printed JSON (floats round-trip exactly).
@@ -242,13 +247,22 @@ where
         env.begin_round(round, &mut rngs.environment)?;
         let n_actions = env.decision_set().nrows();
         if n_actions == 0 {
-            return Err(BanditError::Empty { what: "decision set" });
+            return Err(BanditError::Empty {
+                what: "decision set",
+            });
         }
         let action = agent
             .select(env.decision_set(), &mut rngs.agent)
-            .map_err(|e| BanditError::Agent { round: Some(round), source: Box::new(e) })?;
+            .map_err(|e| BanditError::Agent {
+                round: Some(round),
+                source: Box::new(e),
+            })?;
         if action >= n_actions {
-            return Err(BanditError::ActionOutOfRange { round, action, n_actions });
+            return Err(BanditError::ActionOutOfRange {
+                round,
+                action,
+                n_actions,
+            });
         }
         let mean = env.mean_reward(action);
         let best = env.optimal_mean();
@@ -261,14 +275,30 @@ where
         }
         let reward = env.sample_reward(action, &mut rngs.environment)?;
         if !reward.is_finite() {
-            return Err(BanditError::NonFiniteReward { round, action, value: reward });
+            return Err(BanditError::NonFiniteReward {
+                round,
+                action,
+                value: reward,
+            });
         }
         let point = env.decision_set().row(action).to_owned();
-        let feedback = Feedback { round, action, point: point.view(), reward };
-        let message = curator
-            .curate(&feedback, &mut rngs.curator)
-            .map_err(|e| BanditError::Curator { round: Some(round), source: Box::new(e) })?;
-        agent.observe(message).map_err(|e| BanditError::Agent { round: Some(round), source: Box::new(e) })?;
+        let feedback = Feedback {
+            round,
+            action,
+            point: point.view(),
+            reward,
+        };
+        let message =
+            curator
+                .curate(&feedback, &mut rngs.curator)
+                .map_err(|e| BanditError::Curator {
+                    round: Some(round),
+                    source: Box::new(e),
+                })?;
+        agent.observe(message).map_err(|e| BanditError::Agent {
+            round: Some(round),
+            source: Box::new(e),
+        })?;
 
         let r = best - mean;
         cum += r;
@@ -302,11 +332,22 @@ where
 {
     let mut rngs = TrialRngs::new(base_seed, trial);
     let mut env = make_env(&mut rngs.environment)?;
-    let mut agent =
-        make_agent(&env, &mut rngs.agent).map_err(|e| BanditError::Agent { round: None, source: Box::new(e) })?;
-    let mut curator =
-        make_curator(&env, &mut rngs.curator).map_err(|e| BanditError::Curator { round: None, source: Box::new(e) })?;
-    run_trial(trial, &mut env, &mut agent, &mut curator, horizon, &mut rngs)
+    let mut agent = make_agent(&env, &mut rngs.agent).map_err(|e| BanditError::Agent {
+        round: None,
+        source: Box::new(e),
+    })?;
+    let mut curator = make_curator(&env, &mut rngs.curator).map_err(|e| BanditError::Curator {
+        round: None,
+        source: Box::new(e),
+    })?;
+    run_trial(
+        trial,
+        &mut env,
+        &mut agent,
+        &mut curator,
+        horizon,
+        &mut rngs,
+    )
 }
 
 /// Run `config.n_trials` independent trials in parallel on the current rayon pool.
@@ -330,22 +371,40 @@ where
 {
     let trials = (0..config.n_trials)
         .into_par_iter()
-        .map(|i| run_one(i, config.horizon, config.base_seed, &make_env, &make_agent, &make_curator))
+        .map(|i| {
+            run_one(
+                i,
+                config.horizon,
+                config.base_seed,
+                &make_env,
+                &make_agent,
+                &make_curator,
+            )
+        })
         .collect::<Vec<_>>()
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(BatchResult { config: *config, trials })
+    Ok(BatchResult {
+        config: *config,
+        trials,
+    })
 }
 
 /// [`run_trials`] for a non-private agent (message = raw reward, [`Identity`] curator).
-pub fn run_trials_non_private<E, A, FE, FA>(config: &RunConfig, make_env: FE, make_agent: FA) -> Result<BatchResult, BanditError>
+pub fn run_trials_non_private<E, A, FE, FA>(
+    config: &RunConfig,
+    make_env: FE,
+    make_agent: FA,
+) -> Result<BatchResult, BanditError>
 where
     E: Environment,
     A: Agent<Message = f64>,
     FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
     FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
 {
-    run_trials(config, make_env, make_agent, |_, _| Ok::<_, std::convert::Infallible>(Identity))
+    run_trials(config, make_env, make_agent, |_, _| {
+        Ok::<_, std::convert::Infallible>(Identity)
+    })
 }
 
 /// The cumulative-regret curve `R_1, ..., R_T` of one seeded trial (trial index 0 of a batch
@@ -382,5 +441,11 @@ where
     FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
     FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
 {
-    regret_curve(make_env, make_agent, |_, _| Ok::<_, std::convert::Infallible>(Identity), horizon, seed)
+    regret_curve(
+        make_env,
+        make_agent,
+        |_, _| Ok::<_, std::convert::Infallible>(Identity),
+        horizon,
+        seed,
+    )
 }

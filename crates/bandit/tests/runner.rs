@@ -1,22 +1,38 @@
 //! The runner: determinism across thread counts, regret bookkeeping, error paths.
 
+// Exact float equality is intended here: the runner and the constructions are bit-reproducible.
+#![allow(clippy::float_cmp)]
+
 use bandit::BanditError;
 use bandit::agent::Agent;
 use bandit::baselines::UniformRandom;
-use bandit::env::FixedSetEnvironment;
+use bandit::env::{Environment, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{BatchResult, RunConfig, regret_curve_non_private, run_trials_non_private, seed_key};
+use bandit::runner::{
+    BatchResult, RunConfig, regret_curve_non_private, run_trials_non_private, seed_key,
+};
 use ndarray::{ArrayView2, array};
 use rand::Rng;
 
 fn batch(threads: usize) -> BatchResult {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-    let config = RunConfig { horizon: 60, n_trials: 7, base_seed: 2021 };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    let config = RunConfig {
+        horizon: 60,
+        n_trials: 7,
+        base_seed: 2021,
+    };
     pool.install(|| {
         run_trials_non_private(
             &config,
-            |rng| RkhsSynthetic::default().sample(rng)?.environment(RewardModel::uniform(1.0)?),
+            |rng| {
+                RkhsSynthetic::default()
+                    .sample(rng)?
+                    .environment(RewardModel::uniform(1.0)?)
+            },
             |_env, _rng| Ok(UniformRandom),
         )
     })
@@ -50,13 +66,20 @@ fn regret_records_are_consistent() {
         }
     }
     let mean = b.mean_cumulative_regret();
-    let direct: f64 = b.trials.iter().map(|r| r.cumulative_regret[59]).sum::<f64>() / 7.0;
+    let direct: f64 = b
+        .trials
+        .iter()
+        .map(|r| r.cumulative_regret[59])
+        .sum::<f64>()
+        / 7.0;
     assert!((mean[59] - direct).abs() <= 1e-12 * direct.abs());
     let mut csv = Vec::new();
     b.write_csv(&mut csv).unwrap();
     let text = String::from_utf8(csv).unwrap();
     assert_eq!(text.lines().count(), 1 + 7 * 60);
-    assert!(text.starts_with("trial,round,action,reward,mean_reward,instantaneous_regret,cumulative_regret,simple_regret"));
+    assert!(text.starts_with(
+        "trial,round,action,reward,mean_reward,instantaneous_regret,cumulative_regret,simple_regret"
+    ));
     let back: BatchResult = serde_json::from_str(&b.to_json().unwrap()).unwrap();
     assert_eq!(back, b);
 }
@@ -64,7 +87,11 @@ fn regret_records_are_consistent() {
 #[test]
 fn regret_curve_is_trial_zero_of_the_batch() {
     let curve = regret_curve_non_private(
-        |rng| RkhsSynthetic::default().sample(rng)?.environment(RewardModel::uniform(1.0)?),
+        |rng| {
+            RkhsSynthetic::default()
+                .sample(rng)?
+                .environment(RewardModel::uniform(1.0)?)
+        },
         |_env, _rng| Ok(UniformRandom),
         60,
         2021,
@@ -77,8 +104,14 @@ fn regret_curve_is_trial_zero_of_the_batch() {
 fn seed_key_is_splitmix64() {
     // SplitMix64 from state 0: first output 0xe220a8397b1dcdaf (Vigna's reference sequence).
     let k = seed_key(0);
-    assert_eq!(u64::from_le_bytes(k[0..8].try_into().unwrap()), 0xe220_a839_7b1d_cdaf);
-    assert_eq!(u64::from_le_bytes(k[8..16].try_into().unwrap()), 0x6e78_9e6a_a1b9_65f4);
+    assert_eq!(
+        u64::from_le_bytes(k[0..8].try_into().unwrap()),
+        0xe220_a839_7b1d_cdaf
+    );
+    assert_eq!(
+        u64::from_le_bytes(k[8..16].try_into().unwrap()),
+        0x6e78_9e6a_a1b9_65f4
+    );
 }
 
 /// An agent that returns an action outside the decision set.
@@ -86,7 +119,11 @@ struct OutOfRange;
 impl Agent for OutOfRange {
     type Message = f64;
     type Error = BanditError;
-    fn select<R: Rng + ?Sized>(&mut self, d: ArrayView2<'_, f64>, _rng: &mut R) -> Result<usize, BanditError> {
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        d: ArrayView2<'_, f64>,
+        _rng: &mut R,
+    ) -> Result<usize, BanditError> {
         Ok(d.nrows())
     }
     fn observe(&mut self, _m: f64) -> Result<(), BanditError> {
@@ -96,15 +133,95 @@ impl Agent for OutOfRange {
 
 #[test]
 fn out_of_range_action_and_nan_reward_are_typed_errors() {
-    let config = RunConfig { horizon: 3, n_trials: 1, base_seed: 1 };
-    let env = || FixedSetEnvironment::new(array![[0.0], [1.0]], array![0.0, 1.0], RewardModel::gaussian(0.1).unwrap());
+    let config = RunConfig {
+        horizon: 3,
+        n_trials: 1,
+        base_seed: 1,
+    };
+    let env = || {
+        FixedSetEnvironment::new(
+            array![[0.0], [1.0]],
+            array![0.0, 1.0],
+            RewardModel::gaussian(0.1).unwrap(),
+        )
+    };
     let err = run_trials_non_private(&config, |_| env(), |_, _| Ok(OutOfRange)).unwrap_err();
-    assert!(matches!(err, BanditError::ActionOutOfRange { round: 0, action: 2, n_actions: 2 }), "{err}");
-    // A data-row reward table with a NaN is rejected when the environment is built ...
+    assert!(
+        matches!(
+            err,
+            BanditError::ActionOutOfRange {
+                round: 0,
+                action: 2,
+                n_actions: 2
+            }
+        ),
+        "{err}"
+    );
+    // A data-row reward table with a NaN is rejected when the environment is built, and so
+    // are non-finite means.
     let err = RewardModel::rows(array![[1.0, f64::NAN]]).unwrap_err();
     assert!(matches!(err, BanditError::NonFinite { .. }), "{err}");
-    // ... and a NaN produced at run time (a Pareto draw cannot, so use an infinite mean that
-    // slips past no check: the environment rejects non-finite means up front).
-    let err = FixedSetEnvironment::new(array![[0.0]], array![f64::NAN], RewardModel::gaussian(0.1).unwrap()).unwrap_err();
+    let err = FixedSetEnvironment::new(
+        array![[0.0]],
+        array![f64::NAN],
+        RewardModel::gaussian(0.1).unwrap(),
+    )
+    .unwrap_err();
     assert!(matches!(err, BanditError::NonFinite { .. }), "{err}");
+    // A NaN reward produced at run time stops the trial with its round and action.
+    let err = run_trials_non_private(
+        &config,
+        |_| {
+            Ok(NanAt {
+                round: 2,
+                inner: env()?,
+                t: 0,
+            })
+        },
+        |_, _| Ok(UniformRandom),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, BanditError::NonFiniteReward { round: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("is not finite (NaN)"), "{err}");
+}
+
+/// Wraps an environment and returns a NaN reward in round `round`.
+struct NanAt {
+    round: usize,
+    inner: FixedSetEnvironment,
+    t: usize,
+}
+
+impl Environment for NanAt {
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
+        self.t = round;
+        self.inner.begin_round(round, rng)
+    }
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.inner.decision_set()
+    }
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.inner.mean_reward(action)
+    }
+    fn optimal_mean(&self) -> f64 {
+        self.inner.optimal_mean()
+    }
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
+        let y = self.inner.sample_reward(action, rng)?;
+        Ok(if self.t == self.round { f64::NAN } else { y })
+    }
 }

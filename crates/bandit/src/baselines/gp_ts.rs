@@ -31,7 +31,11 @@ impl<K: Kernel> GpThompson<K> {
     pub fn new(kernel: K, params: IgpUcbParams) -> Result<Self, BanditError> {
         params.validate()?;
         let gp = ExactGp::new(kernel, params.lambda())?;
-        Ok(Self { params, gp, last: None })
+        Ok(Self {
+            params,
+            gp,
+            last: None,
+        })
     }
 
     /// The current posterior.
@@ -51,10 +55,16 @@ impl<K: Kernel> Agent for GpThompson<K> {
     type Message = f64;
     type Error = BanditError;
 
-    fn select<R: Rng + ?Sized>(&mut self, decision_set: ArrayView2<'_, f64>, rng: &mut R) -> Result<usize, BanditError> {
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, BanditError> {
         let n = decision_set.nrows();
         if n == 0 {
-            return Err(BanditError::Empty { what: "decision set" });
+            return Err(BanditError::Empty {
+                what: "decision set",
+            });
         }
         let (mean, cov) = self.gp.predict_cov(decision_set)?;
         let sym = (&cov + &cov.t()) * 0.5;
@@ -69,7 +79,11 @@ impl<K: Kernel> Agent for GpThompson<K> {
             }
         }
         if !best.1.is_finite() {
-            return Err(BanditError::NonFinite { what: "GP-TS sample", index: best.0, value: best.1 });
+            return Err(BanditError::NonFinite {
+                what: "GP-TS sample",
+                index: best.0,
+                value: best.1,
+            });
         }
         self.last = Some(decision_set.row(best.0).to_owned());
         Ok(best.0)

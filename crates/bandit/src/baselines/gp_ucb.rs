@@ -53,9 +53,19 @@ impl IgpUcbParams {
     /// The paper's setting for horizon `T`: `eta = 2/T`, realised information gain.
     pub fn new(b: f64, r: f64, delta: f64, horizon: usize) -> Result<Self, BanditError> {
         if horizon == 0 {
-            return Err(BanditError::InvalidParameter { name: "horizon T", expected: ">= 1", value: 0.0 });
+            return Err(BanditError::InvalidParameter {
+                name: "horizon T",
+                expected: ">= 1",
+                value: 0.0,
+            });
         }
-        let p = Self { b, r, delta, eta: 2.0 / horizon as f64, gamma: GammaSource::Realised };
+        let p = Self {
+            b,
+            r,
+            delta,
+            eta: 2.0 / horizon as f64,
+            gamma: GammaSource::Realised,
+        };
         p.validate()?;
         Ok(p)
     }
@@ -65,7 +75,11 @@ impl IgpUcbParams {
         non_negative("RKHS-norm bound B", self.b)?;
         non_negative("sub-Gaussian noise parameter R", self.r)?;
         if !(self.delta.is_finite() && self.delta > 0.0 && self.delta < 1.0) {
-            return Err(BanditError::InvalidParameter { name: "delta", expected: "in (0, 1)", value: self.delta });
+            return Err(BanditError::InvalidParameter {
+                name: "delta",
+                expected: "in (0, 1)",
+                value: self.delta,
+            });
         }
         positive("eta", self.eta)?;
         if let GammaSource::Fixed(g) = self.gamma {
@@ -103,7 +117,12 @@ impl<K: Kernel> GpUcb<K> {
     pub fn new(kernel: K, params: IgpUcbParams) -> Result<Self, BanditError> {
         params.validate()?;
         let gp = ExactGp::new(kernel, params.lambda())?;
-        Ok(Self { params, gp, last: None, last_width: f64::NAN })
+        Ok(Self {
+            params,
+            gp,
+            last: None,
+            last_width: f64::NAN,
+        })
     }
 
     /// The current posterior.
@@ -129,9 +148,15 @@ impl<K: Kernel> Agent for GpUcb<K> {
     type Message = f64;
     type Error = BanditError;
 
-    fn select<R: Rng + ?Sized>(&mut self, decision_set: ArrayView2<'_, f64>, _rng: &mut R) -> Result<usize, BanditError> {
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        _rng: &mut R,
+    ) -> Result<usize, BanditError> {
         if decision_set.nrows() == 0 {
-            return Err(BanditError::Empty { what: "decision set" });
+            return Err(BanditError::Empty {
+                what: "decision set",
+            });
         }
         let (mean, var) = self.gp.predict(decision_set)?;
         let width = self.params.width(self.gamma(), 1.0);
@@ -143,7 +168,11 @@ impl<K: Kernel> Agent for GpUcb<K> {
             }
         }
         if !best.1.is_finite() {
-            return Err(BanditError::NonFinite { what: "GP-UCB scores", index: best.0, value: best.1 });
+            return Err(BanditError::NonFinite {
+                what: "GP-UCB scores",
+                index: best.0,
+                value: best.1,
+            });
         }
         self.last = Some(decision_set.row(best.0).to_owned());
         self.last_width = width;

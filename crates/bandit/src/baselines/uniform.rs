@@ -15,9 +15,15 @@ impl Agent for UniformRandom {
     type Message = f64;
     type Error = BanditError;
 
-    fn select<R: Rng + ?Sized>(&mut self, decision_set: ArrayView2<'_, f64>, rng: &mut R) -> Result<usize, BanditError> {
+    fn select<R: Rng + ?Sized>(
+        &mut self,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, BanditError> {
         if decision_set.nrows() == 0 {
-            return Err(BanditError::Empty { what: "decision set" });
+            return Err(BanditError::Empty {
+                what: "decision set",
+            });
         }
         Ok(rng.random_range(0..decision_set.nrows()))
     }

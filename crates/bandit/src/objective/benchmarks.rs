@@ -77,7 +77,9 @@ impl StyblinskiTang {
     /// Styblinski-Tang in dimension `d >= 1` (Dubey's Table 1 uses `d = 20`).
     pub fn new(d: usize) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty { what: "Styblinski-Tang dimension" });
+            return Err(BanditError::Empty {
+                what: "Styblinski-Tang dimension",
+            });
         }
         Ok(Self { d })
     }
@@ -138,7 +140,9 @@ impl Michalewicz {
     /// Michalewicz in dimension `d >= 1` (Dubey's Table 1 uses `d = 10`).
     pub fn new(d: usize) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty { what: "Michalewicz dimension" });
+            return Err(BanditError::Empty {
+                what: "Michalewicz dimension",
+            });
         }
         Ok(Self { d })
     }
@@ -177,7 +181,11 @@ impl Michalewicz {
         }
         let x = 0.5 * (a + b);
         let v = Self::term(i, d, x);
-        if v >= best.1 { (x, v) } else { (-0.5 + best.0 as f64 * h, best.1) }
+        if v >= best.1 {
+            (x, v)
+        } else {
+            (-0.5 + best.0 as f64 * h, best.1)
+        }
     }
 }
 
@@ -187,7 +195,10 @@ impl Objective for Michalewicz {
     }
 
     fn value_unchecked(&self, x: ArrayView1<'_, f64>) -> f64 {
-        x.iter().enumerate().map(|(k, &xi)| Self::term(k + 1, self.d, xi)).sum()
+        x.iter()
+            .enumerate()
+            .map(|(k, &xi)| Self::term(k + 1, self.d, xi))
+            .sum()
     }
 
     fn maximum(&self) -> Option<Maximum> {
@@ -198,6 +209,9 @@ impl Objective for Michalewicz {
             arg[[0, i - 1]] = x;
             value += v;
         }
-        Some(Maximum { value, maximisers: arg })
+        Some(Maximum {
+            value,
+            maximisers: arg,
+        })
     }
 }

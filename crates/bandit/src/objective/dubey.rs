@@ -51,7 +51,9 @@ impl DubeyObjective {
     /// An objective with given centres (`4 x d` or any `m x d`) and weights.
     pub fn new(centres: Array2<f64>, alpha: Array1<f64>) -> Result<Self, BanditError> {
         if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Empty { what: "Dubey objective centres" });
+            return Err(BanditError::Empty {
+                what: "Dubey objective centres",
+            });
         }
         if alpha.len() != centres.nrows() {
             return Err(BanditError::DimensionMismatch {
@@ -68,25 +70,45 @@ impl DubeyObjective {
     /// Draw an instance in dimension `d` by the construction above.
     pub fn sample<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty { what: "Dubey objective dimension" });
+            return Err(BanditError::Empty {
+                what: "Dubey objective dimension",
+            });
         }
         for _ in 0..Self::MAX_INSTANCE_ATTEMPTS {
             let mut centres = Array2::zeros((4, d));
             for i in 0..4 {
-                centres.row_mut(i).assign(&uniform_in_ball(d, BALL_RADIUS, rng));
+                centres
+                    .row_mut(i)
+                    .assign(&uniform_in_ball(d, BALL_RADIUS, rng));
             }
             let e: Vec<f64> = (0..5).map(|_| Exp1.sample(rng)).collect();
             let total: f64 = e.iter().sum();
-            let alpha: Array1<f64> =
-                (0..4).map(|i| if rng.random_bool(0.5) { e[i] / total } else { -e[i] / total }).collect();
+            let alpha: Array1<f64> = (0..4)
+                .map(|i| {
+                    if rng.random_bool(0.5) {
+                        e[i] / total
+                    } else {
+                        -e[i] / total
+                    }
+                })
+                .collect();
             let f = Self { centres, alpha };
-            let reachable = f.centres.rows().into_iter().any(|c| f.value_unchecked(c) >= GOOD_THRESHOLD)
-                || (0..Self::PILOT).any(|_| f.value_unchecked(uniform_in_ball(d, BALL_RADIUS, rng).view()) >= GOOD_THRESHOLD);
+            let reachable = f
+                .centres
+                .rows()
+                .into_iter()
+                .any(|c| f.value_unchecked(c) >= GOOD_THRESHOLD)
+                || (0..Self::PILOT).any(|_| {
+                    f.value_unchecked(uniform_in_ball(d, BALL_RADIUS, rng).view()) >= GOOD_THRESHOLD
+                });
             if reachable {
                 return Ok(f);
             }
         }
-        Err(BanditError::SamplingFailed { what: "Dubey objective with max f >= 0.8", attempts: Self::MAX_INSTANCE_ATTEMPTS })
+        Err(BanditError::SamplingFailed {
+            what: "Dubey objective with max f >= 0.8",
+            attempts: Self::MAX_INSTANCE_ATTEMPTS,
+        })
     }
 
     /// The centres.
@@ -166,10 +188,18 @@ impl DubeyEnvironment {
     /// An environment with decision sets of `n >= 1` points (Dubey: `n = 25` in Figs. 1-2).
     pub fn new(objective: DubeyObjective, n: usize) -> Result<Self, BanditError> {
         if n == 0 {
-            return Err(BanditError::Empty { what: "Dubey decision set (n = 0)" });
+            return Err(BanditError::Empty {
+                what: "Dubey decision set (n = 0)",
+            });
         }
         let d = objective.dim();
-        Ok(Self { objective, n, points: Array2::zeros((0, d)), means: Array1::zeros(0), best: f64::NAN })
+        Ok(Self {
+            objective,
+            n,
+            points: Array2::zeros((0, d)),
+            means: Array1::zeros(0),
+            best: f64::NAN,
+        })
     }
 
     /// The objective.
@@ -177,7 +207,11 @@ impl DubeyEnvironment {
         &self.objective
     }
 
-    fn draw_in<R: Rng + ?Sized>(&self, good: bool, rng: &mut R) -> Result<(Array1<f64>, f64), BanditError> {
+    fn draw_in<R: Rng + ?Sized>(
+        &self,
+        good: bool,
+        rng: &mut R,
+    ) -> Result<(Array1<f64>, f64), BanditError> {
         let d = self.objective.dim();
         for _ in 0..Self::MAX_ATTEMPTS {
             let x = uniform_in_ball(d, BALL_RADIUS, rng);
@@ -187,7 +221,11 @@ impl DubeyEnvironment {
             }
         }
         Err(BanditError::SamplingFailed {
-            what: if good { "decision-set point with f >= 0.8" } else { "decision-set point with f <= 0.6" },
+            what: if good {
+                "decision-set point with f >= 0.8"
+            } else {
+                "decision-set point with f <= 0.6"
+            },
             attempts: Self::MAX_ATTEMPTS,
         })
     }
@@ -198,7 +236,11 @@ impl Environment for DubeyEnvironment {
         self.objective.dim()
     }
 
-    fn begin_round<R: Rng + ?Sized>(&mut self, _round: usize, rng: &mut R) -> Result<(), BanditError> {
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        _round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
         let d = self.objective.dim();
         let good_at = rng.random_range(0..self.n);
         let mut points = Array2::zeros((self.n, d));
@@ -226,7 +268,11 @@ impl Environment for DubeyEnvironment {
         self.best
     }
 
-    fn sample_reward<R: Rng + ?Sized>(&mut self, action: usize, rng: &mut R) -> Result<f64, BanditError> {
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
         let p = self.means[action].clamp(0.0, 1.0);
         Ok(if rng.random_bool(p) { 1.0 } else { 0.0 })
     }

@@ -38,14 +38,22 @@ impl GpSample {
     }
 
     /// A sampler of GP draws on `domain` with kernel `kernel` and diagonal jitter `>= 0`.
-    pub fn new<K: Kernel>(domain: FiniteDomain, kernel: &K, jitter: f64) -> Result<Self, BanditError> {
+    pub fn new<K: Kernel>(
+        domain: FiniteDomain,
+        kernel: &K,
+        jitter: f64,
+    ) -> Result<Self, BanditError> {
         let jitter = non_negative("GP sample jitter", jitter)?;
         let mut k = kernel.gram(domain.points())?;
         for i in 0..k.nrows() {
             k[[i, i]] += jitter;
         }
         let chol = Cholesky::factor("GP sample Gram matrix + jitter I", k.view())?;
-        Ok(Self { domain, lower: chol.lower(), jitter })
+        Ok(Self {
+            domain,
+            lower: chol.lower(),
+            jitter,
+        })
     }
 
     /// The domain.
@@ -60,7 +68,9 @@ impl GpSample {
 
     /// One raw (unnormalised) draw `L z`.
     pub fn sample_raw<R: Rng + ?Sized>(&self, rng: &mut R) -> Array1<f64> {
-        let z: Array1<f64> = (0..self.domain.len()).map(|_| StandardNormal.sample(rng)).collect();
+        let z: Array1<f64> = (0..self.domain.len())
+            .map(|_| StandardNormal.sample(rng))
+            .collect();
         self.lower.dot(&z)
     }
 
@@ -93,18 +103,29 @@ pub struct PerturbedCopies {
 
 impl Default for PerturbedCopies {
     fn default() -> Self {
-        Self { n_agents: 200, delta: 0.02 }
+        Self {
+            n_agents: 200,
+            delta: 0.02,
+        }
     }
 }
 
 impl PerturbedCopies {
     /// The agents' objectives, one row per agent.
-    pub fn sample<R: Rng + ?Sized>(&self, base: &Array1<f64>, rng: &mut R) -> Result<Array2<f64>, BanditError> {
+    pub fn sample<R: Rng + ?Sized>(
+        &self,
+        base: &Array1<f64>,
+        rng: &mut R,
+    ) -> Result<Array2<f64>, BanditError> {
         let delta = non_negative("perturbation size delta", self.delta)?;
         let mut out = Array2::zeros((self.n_agents, base.len()));
         for n in 0..self.n_agents {
             for (j, &v) in base.iter().enumerate() {
-                out[[n, j]] = if rng.random_bool(0.5) { v + delta } else { v - delta };
+                out[[n, j]] = if rng.random_bool(0.5) {
+                    v + delta
+                } else {
+                    v - delta
+                };
             }
         }
         Ok(out)
@@ -141,7 +162,8 @@ impl HeterogeneousAgents {
         let mut out = Array2::zeros((self.n_agents, base.len()));
         for i in 0..self.n_agents {
             let fi = sampler.sample(rng)?;
-            out.row_mut(i).assign(&(fi * self.alpha + &base * (1.0 - self.alpha)));
+            out.row_mut(i)
+                .assign(&(fi * self.alpha + &base * (1.0 - self.alpha)));
         }
         Ok((base, out))
     }

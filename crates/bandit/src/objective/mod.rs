@@ -41,7 +41,11 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
     /// `f(x)`, validated (finite, of dimension [`Objective::dim`]).
     fn value(&self, x: ArrayView1<'_, f64>) -> Result<f64, BanditError> {
         if x.len() != self.dim() {
-            return Err(BanditError::DimensionMismatch { context: "objective input", expected: self.dim(), got: x.len() });
+            return Err(BanditError::DimensionMismatch {
+                context: "objective input",
+                expected: self.dim(),
+                got: x.len(),
+            });
         }
         ensure_finite("objective input", x.iter())?;
         Ok(self.value_unchecked(x))
@@ -57,6 +61,10 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
             });
         }
         ensure_finite("objective inputs", xs.iter())?;
-        Ok(xs.rows().into_iter().map(|x| self.value_unchecked(x)).collect())
+        Ok(xs
+            .rows()
+            .into_iter()
+            .map(|x| self.value_unchecked(x))
+            .collect())
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Objective;
 use crate::domain::{BoxDomain, FiniteDomain};
-use crate::env::FixedSetEnvironment;
+use crate::env::{Annotated, FixedSetEnvironment};
 use crate::error::{BanditError, ensure_finite, positive};
 use crate::noise::RewardModel;
 
@@ -25,7 +25,9 @@ impl<K: Kernel> RkhsFunction<K> {
     /// the kernel.
     pub fn new(kernel: K, centres: Array2<f64>, weights: Array1<f64>) -> Result<Self, BanditError> {
         if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Empty { what: "RKHS function centres" });
+            return Err(BanditError::Empty {
+                what: "RKHS function centres",
+            });
         }
         if weights.len() != centres.nrows() {
             return Err(BanditError::DimensionMismatch {
@@ -36,7 +38,11 @@ impl<K: Kernel> RkhsFunction<K> {
         }
         ensure_finite("RKHS function weights", weights.iter())?;
         kernel.validate_batch(centres.view())?;
-        Ok(Self { kernel, centres, weights })
+        Ok(Self {
+            kernel,
+            centres,
+            weights,
+        })
     }
 
     /// The kernel.
@@ -60,7 +66,6 @@ impl<K: Kernel> RkhsFunction<K> {
         let q = self.weights.dot(&k.dot(&self.weights));
         Ok(q.max(0.0).sqrt())
     }
-
 }
 
 impl<K: Kernel + Clone> RkhsFunction<K> {
@@ -191,16 +196,23 @@ pub struct RkhsInstance {
 impl RkhsSynthetic {
     /// Same as default with the Matérn 5/2 kernel, `l = 0.2`.
     pub fn matern() -> Self {
-        Self { kernel: RkhsKernel::matern52(0.2).expect("0.2 > 0"), ..Self::default() }
+        Self {
+            kernel: RkhsKernel::matern52(0.2).expect("0.2 > 0"),
+            ..Self::default()
+        }
     }
 
     /// Check counts (`n_arms >= 1`, `p >= 1`).
     pub fn validate(&self) -> Result<(), BanditError> {
         if self.n_arms == 0 {
-            return Err(BanditError::Empty { what: "RKHS synthetic domain (n_arms = 0)" });
+            return Err(BanditError::Empty {
+                what: "RKHS synthetic domain (n_arms = 0)",
+            });
         }
         if self.n_centres == 0 {
-            return Err(BanditError::Empty { what: "RKHS synthetic centres (p = 0)" });
+            return Err(BanditError::Empty {
+                what: "RKHS synthetic centres (p = 0)",
+            });
         }
         Ok(())
     }
@@ -213,7 +225,9 @@ impl RkhsSynthetic {
         let mut centres = Array2::zeros((p, 1));
         for i in 0..p {
             centres[[i, 0]] = match self.centres {
-                CentreSampling::DomainPoints => domain.points()[[rng.random_range(0..self.n_arms), 0]],
+                CentreSampling::DomainPoints => {
+                    domain.points()[[rng.random_range(0..self.n_arms), 0]]
+                }
                 CentreSampling::UniformInBox => rng.random::<f64>(),
             };
         }
@@ -225,7 +239,13 @@ impl RkhsSynthetic {
         let function = raw.scaled(1.0 / normaliser)?;
         let values = raw_values / normaliser;
         let rkhs_norm = function.rkhs_norm()?;
-        Ok(RkhsInstance { domain, function, values, normaliser, rkhs_norm })
+        Ok(RkhsInstance {
+            domain,
+            function,
+            values,
+            normaliser,
+            rkhs_norm,
+        })
     }
 }
 
@@ -234,5 +254,17 @@ impl RkhsInstance {
     /// on `[-1, 1]` in the LDP case, Student-t(3) in the heavy-tailed case).
     pub fn environment(&self, reward: RewardModel) -> Result<FixedSetEnvironment, BanditError> {
         FixedSetEnvironment::new(self.domain.points().to_owned(), self.values.clone(), reward)
+    }
+
+    /// [`RkhsInstance::environment`] annotated with `B = ||f||_H` (the exact RKHS norm of the
+    /// drawn function, what IGP-UCB needs) and the kernel.
+    pub fn annotated_environment(
+        &self,
+        reward: RewardModel,
+    ) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+        Ok(Annotated {
+            env: self.environment(reward)?,
+            info: (self.rkhs_norm, self.function.kernel().clone()),
+        })
     }
 }
