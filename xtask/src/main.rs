@@ -2,10 +2,14 @@
 //!
 //! - `verify`: run the verification checks, write `target/verify/report.{json,md}`.
 //! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
+//! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant.
+//! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
 //! - `bench`: run the criterion benchmarks and the whole-process timings.
 
+mod accountant;
 mod bench;
 mod fixtures;
+mod reproduce;
 mod verify;
 
 use std::path::PathBuf;
@@ -32,6 +36,10 @@ enum Command {
     Fixtures(fixtures::Args),
     /// Run benchmarks: criterion benches of a crate and whole-process timings.
     Bench(bench::Args),
+    /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants.
+    Accountant(accountant::Args),
+    /// Regenerate a paper's experiments (CSV, SVG, Markdown) under target/reproduce/PAPER.
+    Reproduce(reproduce::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -40,5 +48,7 @@ fn main() -> anyhow::Result<()> {
         Command::Verify(a) => verify::run(a),
         Command::Fixtures(a) => fixtures::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Accountant(a) => accountant::run(a),
+        Command::Reproduce(a) => reproduce::run(a),
     }
 }

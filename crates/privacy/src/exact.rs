@@ -186,6 +186,24 @@ pub fn discrete_gaussian<R: Rng + ?Sized>(p: &BigUint, q: &BigUint, rng: &mut R)
     }
 }
 
+/// [`discrete_laplace`] with scale `num / den` given as machine integers (both >= 1); the
+/// sample as `i64` (`None` if it does not fit or a parameter is 0).
+pub fn discrete_laplace_small<R: Rng + ?Sized>(num: u64, den: u64, rng: &mut R) -> Option<i64> {
+    if num == 0 || den == 0 {
+        return None;
+    }
+    discrete_laplace(&BigUint::from(den), &BigUint::from(num), rng).to_i64()
+}
+
+/// [`discrete_gaussian`] with `sigma^2 = num / den` given as machine integers (both >= 1); the
+/// sample as `i64` (`None` if it does not fit or a parameter is 0).
+pub fn discrete_gaussian_small<R: Rng + ?Sized>(num: u64, den: u64, rng: &mut R) -> Option<i64> {
+    if num == 0 || den == 0 {
+        return None;
+    }
+    discrete_gaussian(&BigUint::from(num), &BigUint::from(den), rng).to_i64()
+}
+
 /// A uniform double on [0, 1) at full precision: every double `x` in [2^-1074, 1) is returned
 /// with probability equal to the length of `[x, next(x))`, i.e. the law of a uniform real rounded
 /// down to a double.

@@ -25,10 +25,13 @@
 //! `l_max` (chosen so that it is below `tail_mass`) goes to an infinite-loss atom that counts
 //! fully towards delta (`1 - (1 - p_inf)^T` after composition); the mass below the lowest bin
 //! is placed at the lowest bin (rounding up again). The `T`-fold convolution is computed by FFT
-//! (zero-padded to a power of two, no wrap-around); its floating-point error is covered by
-//! adding `n T log2(n) 2^-52` to delta (`n` = FFT length), a generous allowance for the L1 error
-//! of the FFT powers (a heuristic bound, not a proof), and negative round-off values are set to
-//! 0 before that allowance.
+//! (zero-padded to a power of two, no wrap-around). Its floating-point error is covered by adding
+//! `sqrt(n) T (5 log2 n + 2) 2^-53` to delta (`n` = FFT length): the relative L2 error of a
+//! floating-point FFT is `O(log2(n) u)` (Higham 2002, Thm 24.2, constant about 5 for radix 2),
+//! every Fourier coefficient of a probability vector has modulus <= 1 so the `T`-th power
+//! multiplies an error by at most about `T`, and `sqrt(n)` turns the L2 error into an L1 error,
+//! which bounds the error of delta. This is a careful allowance, not a formal proof for the
+//! mixed-radix implementation of `rustfft`. Negative round-off values are set to 0.
 
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
@@ -145,6 +148,16 @@ impl Law {
                 ));
             }
         }
+        // Tighten to 1%: the smallest hi found with P(L > hi) <= tail (likewise lo below).
+        let mut a = hi / 2.0;
+        while hi - a > 0.01 * hi.abs().max(1.0) {
+            let m = 0.5 * (a + hi);
+            if self.cdf_sf(m).1 > tail {
+                a = m
+            } else {
+                hi = m
+            }
+        }
         let mut lo = -1.0;
         while self.cdf_sf(lo).0 > tail {
             lo *= 2.0;
@@ -152,6 +165,15 @@ impl Law {
                 return Err(PrivacyError::Calibration(
                     "PLD: loss tail does not decay".into(),
                 ));
+            }
+        }
+        let mut b = lo / 2.0;
+        while b - lo > 0.01 * lo.abs().max(1.0) {
+            let m = 0.5 * (lo + b);
+            if self.cdf_sf(m).0 > tail {
+                b = m
+            } else {
+                lo = m
             }
         }
         let j_lo = (lo / h).floor() as i64;
@@ -207,7 +229,10 @@ fn compose(d: &Discrete, steps: usize) -> (Discrete, f64) {
     let scale = 1.0 / n as f64;
     let masses: Vec<f64> = buf[..len].iter().map(|c| (c.re * scale).max(0.0)).collect();
     let inf = 1.0 - (1.0 - d.inf).powi(steps as i32);
-    let allowance = n as f64 * steps as f64 * (n as f64).log2() * f64::EPSILON / 2.0;
+    // Floating-point error of FFT -> power -> inverse FFT, in L1 (see the module documentation):
+    // sqrt(n) * T * (5 log2 n + 2) * u, u = 2^-53.
+    let allowance =
+        (n as f64).sqrt() * steps as f64 * (5.0 * (n as f64).log2() + 2.0) * f64::EPSILON / 2.0;
     (
         Discrete {
             offset: d.offset * steps as i64,

@@ -53,6 +53,11 @@ impl ExponentialMechanism {
         self
     }
 
+    /// The sampler in use.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
+
     /// The claim: pure eps-DP.
     pub fn claim(&self) -> PrivacyClaim {
         PrivacyClaim::new(

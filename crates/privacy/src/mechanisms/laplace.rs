@@ -220,6 +220,11 @@ impl ConvertToLaplace {
         self
     }
 
+    /// The sampler in use.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
+
     /// `B + R`: rewards are clipped to `[-(B+R), B+R]`.
     pub fn bound(&self) -> f64 {
         self.bound

@@ -70,6 +70,11 @@ impl SubsampledGaussian {
         self
     }
 
+    /// The sampler in use.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
+
     /// The sampling rate.
     pub fn q(&self) -> f64 {
         self.q.get()

@@ -142,6 +142,11 @@ impl TreeAggregation {
         self
     }
 
+    /// The sampler in use.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
+
     /// The node noise standard deviation.
     pub fn sigma(&self) -> f64 {
         self.sigma.get()
