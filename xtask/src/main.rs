@@ -18,11 +18,17 @@ use clap::{Parser, Subcommand};
 
 /// The workspace root (the parent of this crate's folder).
 pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 #[derive(Parser)]
-#[command(name = "cargo xtask", about = "Verification, fixtures, reproduction and benchmarks of the DP-GP-bandit workspace")]
+#[command(
+    name = "cargo xtask",
+    about = "Verification, fixtures, reproduction and benchmarks of the DP-GP-bandit workspace"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

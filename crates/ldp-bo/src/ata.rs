@@ -34,7 +34,7 @@ pub struct AtaParams {
 }
 
 /// The default scale of the ATA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.02;
+pub const DEFAULT_BETA_SCALE: f64 = 0.01;
 
 impl AtaParams {
     /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,

@@ -60,6 +60,9 @@ pub enum LdpBoError {
     /// An error of the privacy crate.
     #[error(transparent)]
     Privacy(#[from] privacy::PrivacyError),
+    /// An error of the bandit crate (environments, data sets, the runner).
+    #[error(transparent)]
+    Bandit(#[from] bandit::BanditError),
 }
 
 /// `Ok(value)` when `value` is finite and `> 0`.

@@ -8,6 +8,7 @@
 pub mod ata;
 pub mod curator;
 pub mod error;
+pub mod experiments;
 pub mod lower_bound;
 pub mod median_of_means;
 pub mod moma;

@@ -1,0 +1,415 @@
+//! The experiments of Section 5 and Appendix E (Zhou & Tan 2021): the problems, the private
+//! and non-private settings, and seeded batch runs of the six algorithms.
+//!
+//! | figure | setting | problem |
+//! |---|---|---|
+//! | 2(a) | LDP, eps = 1 | synthetic, Matérn 5/2 |
+//! | 2(b) | LDP, eps = 0.5 | light sensors |
+//! | 2(c) | LDP, eps = 1 | stocks |
+//! | 2(d) | non-private, heavy-tailed | synthetic, SE |
+//! | 2(e) | non-private | light sensors |
+//! | 2(f) | non-private | stocks |
+//! | 3(a) | LDP, eps = 1 | synthetic, SE |
+//! | 3(b) | LDP, eps = 1 | light sensors |
+//! | 3(c) | LDP, eps = 0.5 | stocks |
+//!
+//! Synthetic problems draw a new function per trial (as the paper does, "a different f is
+//! chosen for each trial"); the data-set problems are fixed and only the rewards are random.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bandit::agent::Identity;
+use bandit::dataset::{self, DataSetProblem};
+use bandit::env::{Annotated, FixedSetEnvironment};
+use bandit::noise::RewardModel;
+use bandit::objective::RkhsSynthetic;
+use bandit::runner::{BatchResult, RunConfig, run_trials};
+use kernel::Kernel;
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+use crate::ata::{AtaGpUcb, AtaParams};
+use crate::curator::CtlCurator;
+use crate::error::LdpBoError;
+use crate::moma::{MomaGpUcb, MomaParams};
+use crate::tgp::{TgpParams, TgpUcb};
+
+/// The problems of Section 5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Problem {
+    /// 100 arms on [0, 1], `f = sum_i a_i k(., x_i)`, `p = 100`, SE `l = 0.2`, `max |f| = 1`.
+    SyntheticSe,
+    /// The same with Matérn 5/2, `l = 0.2`.
+    SyntheticMatern,
+    /// The 41 light sensors (`../shared/data`).
+    LightSensor,
+    /// The 29 stocks (`../shared/data`).
+    Stocks,
+}
+
+impl Problem {
+    /// A short name for files and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SyntheticSe => "synthetic-se",
+            Self::SyntheticMatern => "synthetic-matern52",
+            Self::LightSensor => "light-sensor",
+            Self::Stocks => "stocks",
+        }
+    }
+}
+
+/// Private (CTL(eps) in the loop) or non-private (raw heavy-tailed rewards).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Setting {
+    /// eps-LDP through the CTL(eps) curator.
+    Ldp {
+        /// eps.
+        epsilon: f64,
+    },
+    /// Non-private: the learner sees raw rewards (Student-t(3) noise on the synthetic
+    /// problems, data rows on the data sets).
+    NonPrivate,
+}
+
+/// The three algorithms; the setting decides between the private and non-private version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// (LDP-)ATA-GP-UCB, Algorithm 1.
+    Ata,
+    /// (LDP-)TGP-UCB, Algorithm 2.
+    Tgp,
+    /// (LDP-)MoMA-GP-UCB, Algorithm 3.
+    Moma,
+}
+
+impl Algorithm {
+    /// All three, in the paper's order.
+    pub const ALL: [Algorithm; 3] = [Self::Ata, Self::Tgp, Self::Moma];
+
+    /// The paper's name in a setting.
+    pub fn name(self, setting: Setting) -> &'static str {
+        match (self, setting) {
+            (Self::Ata, Setting::Ldp { .. }) => "LDP-ATA-GP-UCB",
+            (Self::Tgp, Setting::Ldp { .. }) => "LDP-TGP-UCB",
+            (Self::Moma, Setting::Ldp { .. }) => "LDP-MoMA-GP-UCB",
+            (Self::Ata, Setting::NonPrivate) => "ATA-GP-UCB",
+            (Self::Tgp, Setting::NonPrivate) => "TGP-UCB",
+            (Self::Moma, Setting::NonPrivate) => "MoMA-GP-UCB",
+        }
+    }
+}
+
+/// One panel of Figures 2 and 3.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// `fig2a`, ..., `fig3c`.
+    pub id: &'static str,
+    /// The paper's caption.
+    pub caption: &'static str,
+    /// The problem.
+    pub problem: Problem,
+    /// The setting.
+    pub setting: Setting,
+}
+
+/// Figures 2(a)-(f) and 3(a)-(c).
+pub const FIGURES: [Figure; 9] = [
+    Figure {
+        id: "fig2a",
+        caption: "LDP, eps = 1, synthetic data, Matern",
+        problem: Problem::SyntheticMatern,
+        setting: Setting::Ldp { epsilon: 1.0 },
+    },
+    Figure {
+        id: "fig2b",
+        caption: "LDP, eps = 0.5, light sensor data",
+        problem: Problem::LightSensor,
+        setting: Setting::Ldp { epsilon: 0.5 },
+    },
+    Figure {
+        id: "fig2c",
+        caption: "LDP, eps = 1, stock market data",
+        problem: Problem::Stocks,
+        setting: Setting::Ldp { epsilon: 1.0 },
+    },
+    Figure {
+        id: "fig2d",
+        caption: "Non-private, synthetic data, SE",
+        problem: Problem::SyntheticSe,
+        setting: Setting::NonPrivate,
+    },
+    Figure {
+        id: "fig2e",
+        caption: "Non-private, light sensor data",
+        problem: Problem::LightSensor,
+        setting: Setting::NonPrivate,
+    },
+    Figure {
+        id: "fig2f",
+        caption: "Non-private, stock market data",
+        problem: Problem::Stocks,
+        setting: Setting::NonPrivate,
+    },
+    Figure {
+        id: "fig3a",
+        caption: "LDP, eps = 1, synthetic data, SE",
+        problem: Problem::SyntheticSe,
+        setting: Setting::Ldp { epsilon: 1.0 },
+    },
+    Figure {
+        id: "fig3b",
+        caption: "LDP, eps = 1, light sensor data",
+        problem: Problem::LightSensor,
+        setting: Setting::Ldp { epsilon: 1.0 },
+    },
+    Figure {
+        id: "fig3c",
+        caption: "LDP, eps = 0.5, stock market data",
+        problem: Problem::Stocks,
+        setting: Setting::Ldp { epsilon: 0.5 },
+    },
+];
+
+/// The parameters of the three algorithms (the horizon is filled in per run).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AlgorithmParams {
+    /// (LDP-)TGP-UCB.
+    pub tgp: TgpParams,
+    /// (LDP-)ATA-GP-UCB.
+    pub ata: AtaParams,
+    /// (LDP-)MoMA-GP-UCB.
+    pub moma: MomaParams,
+}
+
+impl AlgorithmParams {
+    /// The crate's defaults for horizon `T` (`docs/ldp-bo.md`, "Defaults").
+    pub fn new(horizon: u64) -> Self {
+        Self {
+            tgp: TgpParams::default(),
+            ata: AtaParams::new(horizon),
+            moma: MomaParams::new(horizon),
+        }
+    }
+}
+
+/// One trial's problem: the environment, annotated with what the learners are told.
+pub type Instance = Annotated<FixedSetEnvironment, InstanceInfo>;
+
+/// What the learners are told about a problem.
+#[derive(Debug, Clone)]
+pub struct InstanceInfo {
+    /// The kernel the learners use.
+    pub kernel: Arc<dyn Kernel>,
+    /// The arms, one per row.
+    pub arms: Array2<f64>,
+    /// `B` (the paper sets `B = max |f|`).
+    pub b: f64,
+    /// `R`: the noise bound of the LDP setting (uniform `[-1, 1]`: 1; data sets: the largest
+    /// deviation of a reading from its column mean).
+    pub r: f64,
+    /// `v`: the second-moment bound of the raw reward (non-private ATA, TGP).
+    pub v: f64,
+    /// `c`: the second-moment bound of the raw noise (non-private MoMA).
+    pub c: f64,
+    /// `alpha` (1 in every experiment of the paper).
+    pub alpha: f64,
+}
+
+/// Where instances come from: the synthetic generator or a loaded data set.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A synthetic generator (a new function per trial).
+    Synthetic(RkhsSynthetic),
+    /// A data set (the same problem in every trial).
+    DataSet(Box<DataSetProblem>),
+}
+
+impl Source {
+    /// The source of a problem; data sets are read from `data_dir`.
+    pub fn load(problem: Problem, data_dir: &Path) -> Result<Self, LdpBoError> {
+        Ok(match problem {
+            Problem::SyntheticSe => Self::Synthetic(RkhsSynthetic::default()),
+            Problem::SyntheticMatern => Self::Synthetic(RkhsSynthetic::matern()),
+            Problem::LightSensor => Self::DataSet(Box::new(dataset::light_sensor(data_dir)?)),
+            Problem::Stocks => Self::DataSet(Box::new(dataset::stocks(data_dir)?)),
+        })
+    }
+
+    /// The instance of one trial (the synthetic generator uses `rng`).
+    pub fn instance<R: rand::Rng + ?Sized>(
+        &self,
+        setting: Setting,
+        rng: &mut R,
+    ) -> Result<Instance, LdpBoError> {
+        match self {
+            Self::Synthetic(generator) => {
+                let inst = generator.sample(rng)?;
+                let b = inst.values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                // LDP: uniform noise on [-1, 1], R = 1. Non-private: Student-t(3), v = B^2 + 3,
+                // c = 3 (Section 5.1).
+                let reward = match setting {
+                    Setting::Ldp { .. } => RewardModel::uniform(1.0)?,
+                    Setting::NonPrivate => RewardModel::student_t(3.0, 1.0)?,
+                };
+                let arms = inst.domain.points().to_owned();
+                Ok(Annotated {
+                    env: inst.environment(reward)?,
+                    info: InstanceInfo {
+                        kernel: Arc::new(inst.function.kernel().clone()),
+                        arms,
+                        b,
+                        r: 1.0,
+                        v: b * b + 3.0,
+                        c: 3.0,
+                        alpha: 1.0,
+                    },
+                })
+            }
+            Self::DataSet(p) => Ok(Annotated {
+                env: p.environment()?,
+                info: InstanceInfo {
+                    kernel: Arc::new(p.kernel()?),
+                    arms: p.arm_points(),
+                    b: p.b,
+                    r: p.r,
+                    v: p.v,
+                    c: p.c,
+                    alpha: 1.0,
+                },
+            }),
+        }
+    }
+}
+
+/// Run `config.n_trials` seeded trials of `algorithm` in `setting` on the instances of
+/// `source` (trial `i` seeded from `(config.base_seed, i)`, bit-identical for any thread
+/// count).
+pub fn run(
+    source: &Source,
+    setting: Setting,
+    algorithm: Algorithm,
+    params: &AlgorithmParams,
+    config: &RunConfig,
+) -> Result<BatchResult, LdpBoError> {
+    let horizon = config.horizon as u64;
+    let mut params = *params;
+    params.ata.horizon = horizon;
+    params.moma.horizon = horizon;
+    let make_env = |rng: &mut rand_chacha::ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
+        source.instance(setting, rng).map_err(|e| match e {
+            LdpBoError::Bandit(b) => b,
+            other => bandit::BanditError::Agent {
+                round: None,
+                source: Box::new(other),
+            },
+        })
+    };
+    let result = match setting {
+        Setting::Ldp { epsilon } => {
+            let curator = |e: &Instance, _: &mut rand_chacha::ChaCha20Rng| {
+                CtlCurator::new(epsilon, e.info.b, e.info.r)
+            };
+            match algorithm {
+                Algorithm::Ata => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        AtaGpUcb::private(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            &CtlCurator::new(epsilon, i.b, i.r)?,
+                            params.ata,
+                        )
+                    },
+                    curator,
+                ),
+                Algorithm::Tgp => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        TgpUcb::private(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            &CtlCurator::new(epsilon, i.b, i.r)?,
+                            params.tgp,
+                        )
+                    },
+                    curator,
+                ),
+                Algorithm::Moma => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        MomaGpUcb::private(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            &CtlCurator::new(epsilon, i.b, i.r)?,
+                            params.moma,
+                        )
+                    },
+                    curator,
+                ),
+            }
+        }
+        Setting::NonPrivate => {
+            let identity = |_: &Instance, _: &mut rand_chacha::ChaCha20Rng| {
+                Ok::<_, std::convert::Infallible>(Identity)
+            };
+            match algorithm {
+                Algorithm::Ata => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        AtaGpUcb::heavy_tailed(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            i.b,
+                            i.v,
+                            params.ata,
+                        )
+                    },
+                    identity,
+                ),
+                Algorithm::Tgp => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        TgpUcb::heavy_tailed(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            i.b,
+                            i.alpha,
+                            i.v,
+                            params.tgp,
+                        )
+                    },
+                    identity,
+                ),
+                Algorithm::Moma => run_trials(
+                    config,
+                    make_env,
+                    |e: &Instance, _: &mut _| {
+                        let i = &e.info;
+                        MomaGpUcb::heavy_tailed(
+                            i.kernel.clone(),
+                            i.arms.view(),
+                            i.b,
+                            i.alpha,
+                            i.c,
+                            params.moma,
+                        )
+                    },
+                    identity,
+                ),
+            }
+        }
+    };
+    Ok(result?)
+}

@@ -1,0 +1,91 @@
+//! Mean cumulative regret curves with a band over trials (plotters, SVG backend).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+/// One curve: a name, the mean and the band's lower and upper edges per round.
+pub struct Curve<'a> {
+    pub name: &'a str,
+    pub mean: &'a [f64],
+    pub lower: &'a [f64],
+    pub upper: &'a [f64],
+}
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+/// Write an SVG of the curves: x = round, y = cumulative regret, a shaded band per curve.
+pub fn regret_curves(path: &Path, title: &str, curves: &[Curve<'_>]) -> anyhow::Result<()> {
+    let err = |e: &dyn std::fmt::Display| anyhow::anyhow!("plot {}: {e}", path.display());
+    let horizon = curves
+        .iter()
+        .map(|c| c.mean.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let ymax = curves
+        .iter()
+        .flat_map(|c| c.upper.iter())
+        .fold(1e-9f64, |m, &v| m.max(v))
+        * 1.05;
+    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..horizon as f64, 0.0..ymax)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("round t")
+        .y_desc("cumulative regret")
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, c) in curves.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let band: Vec<(f64, f64)> = c
+            .upper
+            .iter()
+            .enumerate()
+            .map(|(t, &v)| ((t + 1) as f64, v))
+            .chain(
+                c.lower
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .map(|(t, &v)| ((t + 1) as f64, v.max(0.0))),
+            )
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.15))))
+            .map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new(
+                c.mean.iter().enumerate().map(|(t, &v)| ((t + 1) as f64, v)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?
+            .label(c.name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
