@@ -12,6 +12,39 @@ use plotters::prelude::*;
 use crate::audit::AuditResult;
 use crate::scaling::ScalingResult;
 
+/// File-name suffix of trade-off plots (the report's captions key on it).
+pub const TRADEOFF_SUFFIX: &str = ".tradeoff.svg";
+/// File-name suffix of regret-scaling plots.
+pub const SCALING_SUFFIX: &str = ".scaling.svg";
+
+/// Caption of a trade-off plot in `report.md`.
+pub const TRADEOFF_CAPTION: &str = "Trade-off plot. x: false-positive rate P_x'(E), y: false-negative rate \
+P_x(not E), both from 0 to 1. Red: the claim's trade-off curve (no test against a mechanism that keeps the \
+claim lies below it). Blue: the empirical trade-off of the audit's statistic on the held-out outputs. Black \
+circles: the certified points (Clopper-Pearson upper bounds of both rates) of the events used; a circle below \
+the red curve is a certified violation.";
+
+/// Caption of a regret-scaling plot in `report.md`.
+pub const SCALING_CAPTION: &str = "Regret scaling. x: ln T, y: ln cumulative regret. Grey: each seed's run; \
+blue: mean over seeds; red: the fitted ln R = a + b ln T + c ln ln T (slope b of ln(R / (ln T)^c), the log \
+factor c added back); green: the theory's exponent with the same log factor, through the first mean point.";
+
+/// The report-relative path of a check's plot: `plots/<id with / replaced by _><suffix>`.
+pub fn relative_path(id: &str, suffix: &str) -> String {
+    format!("plots/{}{suffix}", id.replace('/', "_"))
+}
+
+/// The caption of a plot, from its file name (None for plots of other kinds).
+pub fn caption(path: &str) -> Option<&'static str> {
+    if path.ends_with(TRADEOFF_SUFFIX) {
+        Some(TRADEOFF_CAPTION)
+    } else if path.ends_with(SCALING_SUFFIX) {
+        Some(SCALING_CAPTION)
+    } else {
+        None
+    }
+}
+
 fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
@@ -45,16 +78,25 @@ pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), Str
         let a = (i as f64 / 400.0).powi(2);
         (a, claim.tradeoff(a))
     });
-    chart.draw_series(LineSeries::new(grid, RED.stroke_width(2))).map_err(err)?;
     chart
-        .draw_series(LineSeries::new(audit.empirical_tradeoff.iter().copied(), BLUE.stroke_width(1)))
+        .draw_series(LineSeries::new(grid, RED.stroke_width(2)))
+        .map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(
+            audit.empirical_tradeoff.iter().copied(),
+            BLUE.stroke_width(1),
+        ))
         .map_err(err)?;
     let points: Vec<(f64, f64)> = std::iter::once(&audit.eps_event)
         .chain(audit.mu_event.as_ref())
         .map(|e| (e.fpr_upper, e.fnr_upper))
         .collect();
     chart
-        .draw_series(points.into_iter().map(|p| Circle::new(p, 4, BLACK.stroke_width(2))))
+        .draw_series(
+            points
+                .into_iter()
+                .map(|p| Circle::new(p, 4, BLACK.stroke_width(2))),
+        )
         .map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
@@ -67,10 +109,22 @@ pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), S
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    let xs: Vec<f64> = result.config.horizons.iter().map(|&t| (t as f64).ln()).collect();
+    let xs: Vec<f64> = result
+        .config
+        .horizons
+        .iter()
+        .map(|&t| (t as f64).ln())
+        .collect();
     let ln = |v: f64| v.max(1e-12).ln();
-    let ys = result.regret.iter().flatten().chain(&result.mean).map(|&v| ln(v));
-    let (ymin, ymax) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let ys = result
+        .regret
+        .iter()
+        .flatten()
+        .chain(&result.mean)
+        .map(|&v| ln(v));
+    let (ymin, ymax) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
     let pad = 0.05 * (ymax - ymin).max(1e-3);
     let xpad = 0.05 * (xs[xs.len() - 1] - xs[0]);
     let root = SVGBackend::new(path, (560, 480)).into_drawing_area();
@@ -80,24 +134,46 @@ pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), S
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d((xs[0] - xpad)..(xs[xs.len() - 1] + xpad), (ymin - pad)..(ymax + pad))
+        .build_cartesian_2d(
+            (xs[0] - xpad)..(xs[xs.len() - 1] + xpad),
+            (ymin - pad)..(ymax + pad),
+        )
         .map_err(err)?;
-    chart.configure_mesh().x_desc("ln T").y_desc("ln regret").draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("ln T")
+        .y_desc("ln regret")
+        .draw()
+        .map_err(err)?;
     for run in &result.regret {
         chart
-            .draw_series(LineSeries::new(xs.iter().zip(run).map(|(&x, &r)| (x, ln(r))), RGBColor(190, 190, 190)))
+            .draw_series(LineSeries::new(
+                xs.iter().zip(run).map(|(&x, &r)| (x, ln(r))),
+                RGBColor(190, 190, 190),
+            ))
             .map_err(err)?;
     }
     chart
-        .draw_series(LineSeries::new(xs.iter().zip(&result.mean).map(|(&x, &r)| (x, ln(r))), BLUE.stroke_width(2)))
+        .draw_series(LineSeries::new(
+            xs.iter().zip(&result.mean).map(|(&x, &r)| (x, ln(r))),
+            BLUE.stroke_width(2),
+        ))
         .map_err(err)?;
     let c = result.config.log_power;
-    let fitted = xs.iter().map(|&x| (x, result.intercept + result.slope * x + c * x.ln()));
-    chart.draw_series(LineSeries::new(fitted, RED.stroke_width(2))).map_err(err)?;
+    let fitted = xs
+        .iter()
+        .map(|&x| (x, result.intercept + result.slope * x + c * x.ln()));
+    chart
+        .draw_series(LineSeries::new(fitted, RED.stroke_width(2)))
+        .map_err(err)?;
     let (x0, y0) = (xs[0], ln(result.mean[0]));
     let a = result.config.theory_exponent;
-    let theory = xs.iter().map(|&x| (x, y0 + a * (x - x0) + c * (x.ln() - x0.ln())));
-    chart.draw_series(LineSeries::new(theory, GREEN.stroke_width(1))).map_err(err)?;
+    let theory = xs
+        .iter()
+        .map(|&x| (x, y0 + a * (x - x0) + c * (x.ln() - x0.ln())));
+    chart
+        .draw_series(LineSeries::new(theory, GREEN.stroke_width(1)))
+        .map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }

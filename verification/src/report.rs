@@ -200,14 +200,55 @@ impl Report {
                 c.seconds
             );
         }
+        audit_table(&mut s, &self.checks);
         let plots: Vec<_> = self.checks.iter().flat_map(|c| c.plots.iter().map(move |p| (&c.id, p))).collect();
         if !plots.is_empty() {
             let _ = writeln!(s, "\n## Plots\n");
             for (id, p) in plots {
                 let _ = writeln!(s, "### `{id}`\n\n![{id}]({p})\n");
+                if let Some(caption) = crate::plot::caption(p) {
+                    let _ = writeln!(s, "{caption}\n");
+                }
             }
         }
         s
+    }
+}
+
+/// The privacy audits at a glance: one row per record whose `audit` has a numeric `eps_lower`.
+fn audit_table(s: &mut String, checks: &[CheckRecord]) {
+    let num = |a: &serde_json::Value, k: &str| a.get(k).and_then(serde_json::Value::as_f64);
+    let fmt = |v: Option<f64>| v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "-".into());
+    let rows: Vec<_> = checks.iter().filter_map(|c| c.audit.as_ref().filter(|a| num(a, "eps_lower").is_some()).map(|a| (c, a))).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n## Privacy audits\n");
+    let _ = writeln!(
+        s,
+        "eps at the stated delta; mu: Gaussian-DP route (mu of the audited pair in brackets); tightness = \
+         lower bound / claimed (eps) or / mu of the pair (mu); held-out outputs per input; confidence 1 - alpha.\n"
+    );
+    let _ = writeln!(s, "| verdict | id | delta | eps claimed | eps lower | mu lower (pair) | tightness | detectable eps | outputs | confidence |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+    for (c, a) in rows {
+        let det = a.get("smallest_detectable_violation").and_then(|d| d.get("epsilon")).and_then(serde_json::Value::as_f64);
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
+            c.verdict,
+            c.id,
+            num(a, "delta").unwrap_or(f64::NAN),
+            fmt(num(a, "eps_claimed")),
+            fmt(num(a, "eps_lower")),
+            fmt(num(a, "mu_lower")),
+            fmt(num(a, "mu_reference")),
+            fmt(num(a, "tightness")),
+            a.get("tightness_of").and_then(serde_json::Value::as_str).unwrap_or("-"),
+            fmt(det),
+            a.get("samples").and_then(serde_json::Value::as_u64).map(|n| n.to_string()).unwrap_or_default(),
+            num(a, "confidence").map(|c| format!("1 - {:.0e}", 1.0 - c)).unwrap_or_default(),
+        );
     }
 }
 

@@ -47,7 +47,9 @@ pub fn geometric_horizons(t_min: usize, t_max: usize, count: usize) -> Vec<usize
         return vec![t_min.max(1)];
     }
     let r = (t_max as f64 / t_min as f64).powf(1.0 / (count - 1) as f64);
-    let mut v: Vec<usize> = (0..count).map(|i| (t_min as f64 * r.powi(i as i32)).round() as usize).collect();
+    let mut v: Vec<usize> = (0..count)
+        .map(|i| (t_min as f64 * r.powi(i as i32)).round() as usize)
+        .collect();
     v.dedup();
     v
 }
@@ -81,9 +83,13 @@ impl ScalingConfig {
             return bad("horizons must be increasing and >= 2".into());
         }
         if self.seeds < 8 || self.bootstrap < 200 {
-            return bad(format!("{} seeds and {} bootstrap replicates, need >= 8 and >= 200", self.seeds, self.bootstrap));
+            return bad(format!(
+                "{} seeds and {} bootstrap replicates, need >= 8 and >= 200",
+                self.seeds, self.bootstrap
+            ));
         }
-        if !(self.alpha > 0.0 && self.alpha < 0.5) || !self.theory_exponent.is_finite() || !self.log_power.is_finite() {
+        let alpha_ok = self.alpha > 0.0 && self.alpha < 0.5;
+        if !alpha_ok || !self.theory_exponent.is_finite() || !self.log_power.is_finite() {
             return bad("alpha in (0, 0.5), finite exponent and log power required".into());
         }
         Ok(())
@@ -132,7 +138,12 @@ pub fn ols(x: &[f64], y: &[f64]) -> (f64, f64) {
 
 fn fit(config: &ScalingConfig, mean: &[f64]) -> Option<(f64, f64)> {
     let x: Vec<f64> = config.horizons.iter().map(|&t| (t as f64).ln()).collect();
-    let y: Vec<f64> = config.horizons.iter().zip(mean).map(|(&t, &r)| (r / config.log_factor(t)).ln()).collect();
+    let y: Vec<f64> = config
+        .horizons
+        .iter()
+        .zip(mean)
+        .map(|(&t, &r)| (r / config.log_factor(t)).ln())
+        .collect();
     y.iter().all(|v| v.is_finite()).then(|| ols(&x, &y))
 }
 
@@ -148,7 +159,10 @@ where
         .into_par_iter()
         .map(|i| {
             let (s, j) = (i / h, i % h);
-            regret(config.horizons[j], mix(config.seed ^ mix(s as u64) ^ mix(1000 + j as u64)))
+            regret(
+                config.horizons[j],
+                mix(config.seed ^ mix(s as u64) ^ mix(1000 + j as u64)),
+            )
         })
         .collect();
     let runs: Vec<Vec<f64>> = flat.chunks(h).map(<[f64]>::to_vec).collect();
@@ -158,7 +172,10 @@ where
 /// Check the scaling of `curve(T_max, seed)` (the cumulative regret after each round of one
 /// run, of length at least `T_max`), reading every horizon off the same run: for anytime
 /// algorithms whose parameters do not depend on the horizon.
-pub fn check_scaling_curves<F>(curve: F, config: &ScalingConfig) -> Result<ScalingResult, ScalingError>
+pub fn check_scaling_curves<F>(
+    curve: F,
+    config: &ScalingConfig,
+) -> Result<ScalingResult, ScalingError>
 where
     F: Fn(usize, u64) -> Vec<f64> + Sync,
 {
@@ -169,7 +186,10 @@ where
         .map(|s| {
             let c = curve(t_max, mix(config.seed ^ mix(s as u64)));
             if c.len() < t_max {
-                return Err(ScalingError::Regret(format!("curve of length {} < T_max = {t_max}", c.len())));
+                return Err(ScalingError::Regret(format!(
+                    "curve of length {} < T_max = {t_max}",
+                    c.len()
+                )));
             }
             Ok(config.horizons.iter().map(|&t| c[t - 1]).collect())
         })
@@ -183,25 +203,32 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
         return Err(ScalingError::Regret("non-finite regret".into()));
     }
     let mean_of = |idx: &[usize]| -> Vec<f64> {
-        (0..h).map(|j| idx.iter().map(|&s| runs[s][j]).sum::<f64>() / idx.len() as f64).collect()
+        (0..h)
+            .map(|j| idx.iter().map(|&s| runs[s][j]).sum::<f64>() / idx.len() as f64)
+            .collect()
     };
     let all: Vec<usize> = (0..runs.len()).collect();
     let mean = mean_of(&all);
-    let (slope, intercept) =
-        fit(config, &mean).ok_or_else(|| ScalingError::Regret(format!("mean regret {mean:?} has a zero")))?;
+    let (slope, intercept) = fit(config, &mean)
+        .ok_or_else(|| ScalingError::Regret(format!("mean regret {mean:?} has a zero")))?;
     let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ 0xb007));
     let mut boot = Vec::with_capacity(config.bootstrap);
     for _ in 0..config.bootstrap {
-        let idx: Vec<usize> = (0..runs.len()).map(|_| rng.random_range(0..runs.len())).collect();
+        let idx: Vec<usize> = (0..runs.len())
+            .map(|_| rng.random_range(0..runs.len()))
+            .collect();
         if let Some((b, _)) = fit(config, &mean_of(&idx)) {
             boot.push(b);
         }
     }
     if boot.len() < config.bootstrap / 2 {
-        return Err(ScalingError::Regret("most bootstrap resamples have a zero mean regret".into()));
+        return Err(ScalingError::Regret(
+            "most bootstrap resamples have a zero mean regret".into(),
+        ));
     }
     let bm = boot.iter().sum::<f64>() / boot.len() as f64;
-    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len() - 1) as f64).sqrt();
+    let se =
+        (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len() - 1) as f64).sqrt();
     boot.sort_by(f64::total_cmp);
     let q = |p: f64| boot[((boot.len() - 1) as f64 * p).round() as usize];
     let z = -normal_quantile(config.alpha / 2.0);
@@ -261,25 +288,37 @@ where
     F: Fn(f64, u64) -> f64 + Sync,
 {
     if epsilons.len() < 3 || seeds < 8 || epsilons.iter().any(|e| !(e.is_finite() && *e > 0.0)) {
-        return Err(ScalingError::InvalidConfig("need >= 3 positive epsilons and >= 8 seeds".into()));
+        return Err(ScalingError::InvalidConfig(
+            "need >= 3 positive epsilons and >= 8 seeds".into(),
+        ));
     }
     let k = epsilons.len();
     let flat: Vec<f64> = (0..seeds * k)
         .into_par_iter()
-        .map(|i| regret(epsilons[i % k], mix(seed ^ mix((i / k) as u64) ^ mix(2000 + (i % k) as u64))))
+        .map(|i| {
+            regret(
+                epsilons[i % k],
+                mix(seed ^ mix((i / k) as u64) ^ mix(2000 + (i % k) as u64)),
+            )
+        })
         .collect();
     if flat.iter().any(|r| !r.is_finite()) {
         return Err(ScalingError::Regret("non-finite regret".into()));
     }
     let x: Vec<f64> = epsilons.iter().map(|e| -e.ln()).collect();
     let fit_idx = |idx: &[usize]| -> Option<f64> {
-        let m: Vec<f64> = (0..k).map(|j| idx.iter().map(|&s| flat[s * k + j]).sum::<f64>() / idx.len() as f64).collect();
+        let m: Vec<f64> = (0..k)
+            .map(|j| idx.iter().map(|&s| flat[s * k + j]).sum::<f64>() / idx.len() as f64)
+            .collect();
         let y: Vec<f64> = m.iter().map(|v| v.ln()).collect();
         y.iter().all(|v| v.is_finite()).then(|| ols(&x, &y).0)
     };
     let all: Vec<usize> = (0..seeds).collect();
-    let mean: Vec<f64> = (0..k).map(|j| all.iter().map(|&s| flat[s * k + j]).sum::<f64>() / seeds as f64).collect();
-    let exponent = fit_idx(&all).ok_or_else(|| ScalingError::Regret("a mean regret is zero".into()))?;
+    let mean: Vec<f64> = (0..k)
+        .map(|j| all.iter().map(|&s| flat[s * k + j]).sum::<f64>() / seeds as f64)
+        .collect();
+    let exponent =
+        fit_idx(&all).ok_or_else(|| ScalingError::Regret("a mean regret is zero".into()))?;
     let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ 0x5eed));
     let boot: Vec<f64> = (0..1000)
         .filter_map(|_| {
@@ -288,7 +327,9 @@ where
         })
         .collect();
     let bm = boot.iter().sum::<f64>() / boot.len() as f64;
-    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len().max(2) - 1) as f64).sqrt();
+    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>()
+        / (boot.len().max(2) - 1) as f64)
+        .sqrt();
     let z = -normal_quantile(alpha / 2.0);
     let (lo, hi) = (exponent - z * se, exponent + z * se);
     let verdict = if lo >= 0.0 && hi <= max_exponent {
@@ -298,7 +339,14 @@ where
     } else {
         Verdict::Inconclusive
     };
-    Ok(SweepResult { epsilons: epsilons.to_vec(), mean, exponent, exponent_lower: lo, exponent_upper: hi, verdict })
+    Ok(SweepResult {
+        epsilons: epsilons.to_vec(),
+        mean,
+        exponent,
+        exponent_lower: lo,
+        exponent_upper: hi,
+        verdict,
+    })
 }
 
 #[cfg(test)]
@@ -329,7 +377,10 @@ mod tests {
 
     #[test]
     fn horizons_are_geometric() {
-        assert_eq!(geometric_horizons(100, 10_000, 5), vec![100, 316, 1000, 3162, 10_000]);
+        assert_eq!(
+            geometric_horizons(100, 10_000, 5),
+            vec![100, 316, 1000, 3162, 10_000]
+        );
     }
 
     #[test]
@@ -342,12 +393,22 @@ mod tests {
     #[test]
     fn verdicts_follow_the_interval() {
         // Slope 0.4 against theory 0.5: pass. Slope 1.0 (linear regret): fail.
-        assert_eq!(check_scaling(synthetic(0.4, 0.0), &config(0.5, 0.0)).unwrap().verdict, Verdict::Pass);
+        assert_eq!(
+            check_scaling(synthetic(0.4, 0.0), &config(0.5, 0.0))
+                .unwrap()
+                .verdict,
+            Verdict::Pass
+        );
         let lin = check_scaling(synthetic(1.0, 0.0), &config(0.5, 0.0)).unwrap();
         assert_eq!(lin.verdict, Verdict::Fail);
         assert!(lin.slope_lower > 0.9);
         // Exactly at the theory: the interval straddles it.
-        assert_eq!(check_scaling(synthetic(0.5, 0.0), &config(0.5, 0.0)).unwrap().verdict, Verdict::Inconclusive);
+        assert_eq!(
+            check_scaling(synthetic(0.5, 0.0), &config(0.5, 0.0))
+                .unwrap()
+                .verdict,
+            Verdict::Inconclusive
+        );
     }
 
     #[test]

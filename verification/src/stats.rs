@@ -57,7 +57,11 @@ pub fn binomial_cdf(n: u64, k: u64, p: f64) -> f64 {
         return 0.0;
     }
     let mean = n as f64 * p;
-    if (k as f64) <= mean { tail_from(n, k, p, true) } else { 1.0 - tail_from(n, k + 1, p, false) }
+    if (k as f64) <= mean {
+        tail_from(n, k, p, true)
+    } else {
+        1.0 - tail_from(n, k + 1, p, false)
+    }
 }
 
 /// `P(X >= k)` for `X ~ Binomial(n, p)`.
@@ -72,7 +76,11 @@ pub fn binomial_sf(n: u64, k: u64, p: f64) -> f64 {
         return 1.0;
     }
     let mean = n as f64 * p;
-    if (k as f64) >= mean { tail_from(n, k, p, false) } else { 1.0 - tail_from(n, k - 1, p, true) }
+    if (k as f64) >= mean {
+        tail_from(n, k, p, false)
+    } else {
+        1.0 - tail_from(n, k - 1, p, true)
+    }
 }
 
 /// Bisection for the root of a monotone function on `[lo, hi]` to 1e-15 absolute (and 1e-12
@@ -84,7 +92,11 @@ fn bisect(mut lo: f64, mut hi: f64, g: impl Fn(f64) -> f64, increasing: bool) ->
             break;
         }
         let above = g(mid) > 0.0;
-        if above == increasing { hi = mid } else { lo = mid }
+        if above == increasing {
+            hi = mid
+        } else {
+            lo = mid
+        }
     }
     0.5 * (lo + hi)
 }
@@ -95,7 +107,10 @@ fn bisect(mut lo: f64, mut hi: f64, g: impl Fn(f64) -> f64, increasing: bool) ->
 /// # Formula
 /// `upper = Beta^{-1}(1 - alpha; k + 1, n - k)`, and `1` when `k = n`.
 pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
-    assert!(k <= n && n > 0 && alpha > 0.0 && alpha < 1.0, "clopper_pearson_upper({k}, {n}, {alpha})");
+    assert!(
+        k <= n && n > 0 && alpha > 0.0 && alpha < 1.0,
+        "clopper_pearson_upper({k}, {n}, {alpha})"
+    );
     if k == n {
         return 1.0;
     }
@@ -104,7 +119,12 @@ pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
         return -(alpha.ln() / n as f64).exp_m1();
     }
     // P(Bin(n, p) <= k) decreases in p.
-    bisect(k as f64 / n as f64, 1.0, |p| binomial_cdf(n, k, p) - alpha, false)
+    bisect(
+        k as f64 / n as f64,
+        1.0,
+        |p| binomial_cdf(n, k, p) - alpha,
+        false,
+    )
 }
 
 /// One-sided Clopper-Pearson lower bound: the smallest `p` with `P(Bin(n, p) >= k) >= alpha`.
@@ -113,7 +133,10 @@ pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
 /// # Formula
 /// `lower = Beta^{-1}(alpha; k, n - k + 1)`, and `0` when `k = 0`.
 pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
-    assert!(k <= n && n > 0 && alpha > 0.0 && alpha < 1.0, "clopper_pearson_lower({k}, {n}, {alpha})");
+    assert!(
+        k <= n && n > 0 && alpha > 0.0 && alpha < 1.0,
+        "clopper_pearson_lower({k}, {n}, {alpha})"
+    );
     if k == 0 {
         return 0.0;
     }
@@ -121,7 +144,12 @@ pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
         return (alpha.ln() / n as f64).exp();
     }
     // P(Bin(n, p) >= k) increases in p.
-    bisect(0.0, k as f64 / n as f64, |p| binomial_sf(n, k, p) - alpha, true)
+    bisect(
+        0.0,
+        k as f64 / n as f64,
+        |p| binomial_sf(n, k, p) - alpha,
+        true,
+    )
 }
 
 /// The standard normal quantile `Phi^{-1}(p)`, with `-inf`/`+inf` at 0 and 1.
@@ -141,6 +169,7 @@ pub fn normal_cdf(x: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
@@ -166,8 +195,16 @@ mod tests {
     #[test]
     fn clopper_pearson_closed_forms_at_the_ends() {
         let n = 1_000_000;
-        assert_relative_eq!(clopper_pearson_upper(0, n, 1e-6), 1.0 - 1e-6f64.powf(1.0 / n as f64), max_relative = 1e-9);
-        assert_relative_eq!(clopper_pearson_lower(n, n, 1e-6), 1e-6f64.powf(1.0 / n as f64), max_relative = 1e-12);
+        assert_relative_eq!(
+            clopper_pearson_upper(0, n, 1e-6),
+            1.0 - 1e-6f64.powf(1.0 / n as f64),
+            max_relative = 1e-9
+        );
+        assert_relative_eq!(
+            clopper_pearson_lower(n, n, 1e-6),
+            1e-6f64.powf(1.0 / n as f64),
+            max_relative = 1e-12
+        );
         assert_eq!(clopper_pearson_upper(n, n, 1e-6), 1.0);
         assert_eq!(clopper_pearson_lower(0, n, 1e-6), 0.0);
     }

@@ -19,7 +19,9 @@ fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
 fn pure(eps: f64) -> PrivacyClaim {
     PrivacyClaim::new(
         format!("Laplace, eps = {eps}"),
-        Guarantee::PureDp { epsilon: Epsilon::new(eps).unwrap() },
+        Guarantee::PureDp {
+            epsilon: Epsilon::new(eps).unwrap(),
+        },
         TrustModel::Central,
         "|x - x'| <= 1",
     )
@@ -36,15 +38,34 @@ fn laplace_llr(_b: f64) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 's
 
 #[test]
 fn laplace_passes_and_is_tight_with_the_exact_llr() {
-    let r = audit(laplace(1.0), &0.0, &1.0, &pure(1.0), &laplace_llr(1.0), &AuditConfig::new(400_000, 1e-6, 1)).unwrap();
+    let r = audit(
+        laplace(1.0),
+        &0.0,
+        &1.0,
+        &pure(1.0),
+        &laplace_llr(1.0),
+        &AuditConfig::new(400_000, 1e-6, 1),
+    )
+    .unwrap();
     assert!(!r.violated, "{r:?}");
-    assert!(r.eps_lower > 0.85 && r.eps_lower <= 1.0, "eps_lower {}", r.eps_lower);
+    assert!(
+        r.eps_lower > 0.85 && r.eps_lower <= 1.0,
+        "eps_lower {}",
+        r.eps_lower
+    );
 }
 
 #[test]
 fn laplace_with_half_the_scale_is_flagged_by_the_histogram() {
-    let r = audit(laplace(0.5), &0.0, &1.0, &pure(1.0), &HistogramRatio { bins: 50 }, &AuditConfig::new(200_000, 1e-6, 2))
-        .unwrap();
+    let r = audit(
+        laplace(0.5),
+        &0.0,
+        &1.0,
+        &pure(1.0),
+        &HistogramRatio { bins: 50 },
+        &AuditConfig::new(200_000, 1e-6, 2),
+    )
+    .unwrap();
     assert!(r.violated, "{r:?}");
     assert!(r.eps_lower > 1.5, "eps_lower {}", r.eps_lower);
 }
@@ -58,30 +79,70 @@ fn gaussian(sigma: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
 
 #[test]
 fn gaussian_dp_route_is_tight_and_flags_twice_the_sensitivity() {
-    let claim = PrivacyClaim::new("Gaussian, mu = 1", Guarantee::GaussianDp { mu: Mu::new(1.0).unwrap() }, TrustModel::Central, "|x - x'| <= 1");
+    let claim = PrivacyClaim::new(
+        "Gaussian, mu = 1",
+        Guarantee::GaussianDp {
+            mu: Mu::new(1.0).unwrap(),
+        },
+        TrustModel::Central,
+        "|x - x'| <= 1",
+    );
     let llr = Known::new("x", |o: &f64| -*o);
-    let ok = audit(gaussian(1.0), &0.0, &1.0, &claim, &llr, &AuditConfig::new(400_000, 1e-6, 3).gaussian(Some(1.0))).unwrap();
+    let ok = audit(
+        gaussian(1.0),
+        &0.0,
+        &1.0,
+        &claim,
+        &llr,
+        &AuditConfig::new(400_000, 1e-6, 3).gaussian(Some(1.0)),
+    )
+    .unwrap();
     assert!(!ok.violated);
     let mu = ok.mu_lower.unwrap();
     assert!(mu > 0.95 && mu <= 1.0, "mu_lower {mu}");
     // Twice the sensitivity: the neighbour is at distance 2, true mu = 2.
-    let bad = audit(gaussian(1.0), &0.0, &2.0, &claim, &llr, &AuditConfig::new(100_000, 1e-6, 4).gaussian(Some(1.0))).unwrap();
+    let bad = audit(
+        gaussian(1.0),
+        &0.0,
+        &2.0,
+        &claim,
+        &llr,
+        &AuditConfig::new(100_000, 1e-6, 4).gaussian(Some(1.0)),
+    )
+    .unwrap();
     assert!(bad.violated && bad.mu_lower.unwrap() > 1.8, "{bad:?}");
 }
 
 #[test]
 fn vector_outputs_use_the_projection() {
     // Gaussian on R^4 with the shift on every coordinate: true mu = |shift| / sigma = 1.
-    let mech = |x: &Vec<f64>, rng: &mut ChaCha20Rng| x.iter().map(|v| { let z: f64 = StandardNormal.sample(rng); v + z * 2.0 }).collect::<Vec<f64>>();
+    let mech = |x: &Vec<f64>, rng: &mut ChaCha20Rng| {
+        x.iter()
+            .map(|v| {
+                let z: f64 = StandardNormal.sample(rng);
+                v + z * 2.0
+            })
+            .collect::<Vec<f64>>()
+    };
     let claim = PrivacyClaim::new(
         "approx",
-        Guarantee::ApproximateDp { epsilon: Epsilon::new(0.5).unwrap(), delta: Delta::new(1e-5).unwrap() },
+        Guarantee::ApproximateDp {
+            epsilon: Epsilon::new(0.5).unwrap(),
+            delta: Delta::new(1e-5).unwrap(),
+        },
         TrustModel::Central,
         "l2 distance 2",
     );
     // Claim (0.5, 1e-5) is false for mu = 1 (which needs eps ~ 4.4 at delta 1e-5); GDP route flags it.
-    let r = audit(mech, &vec![0.0; 4], &vec![1.0; 4], &claim, &MeanDifferenceProjection, &AuditConfig::new(100_000, 1e-6, 5).gaussian(Some(1.0)))
-        .unwrap();
+    let r = audit(
+        mech,
+        &vec![0.0; 4],
+        &vec![1.0; 4],
+        &claim,
+        &MeanDifferenceProjection,
+        &AuditConfig::new(100_000, 1e-6, 5).gaussian(Some(1.0)),
+    )
+    .unwrap();
     assert!(r.violated && r.mu_lower.unwrap() > 0.9, "{r:?}");
 }
 
@@ -95,13 +156,31 @@ fn vector_outputs_use_the_projection() {
 fn false_alarm_rate_is_within_the_stated_level() {
     let runs: u64 = 200;
     let alpha = 0.05;
-    let limit = (0..=runs).find(|&l| binomial_sf(runs, l, alpha) <= 1e-6).unwrap();
+    let limit = (0..=runs)
+        .find(|&l| binomial_sf(runs, l, alpha) <= 1e-6)
+        .unwrap();
     let results: Vec<_> = (0..runs)
-        .map(|s| audit(laplace(1.0), &0.0, &1.0, &pure(1.0), &laplace_llr(1.0), &AuditConfig::new(20_000, alpha, 1000 + s)).unwrap())
+        .map(|s| {
+            audit(
+                laplace(1.0),
+                &0.0,
+                &1.0,
+                &pure(1.0),
+                &laplace_llr(1.0),
+                &AuditConfig::new(20_000, alpha, 1000 + s),
+            )
+            .unwrap()
+        })
         .collect();
     let violations = results.iter().filter(|r| r.violated).count() as u64;
     let naive = results.iter().filter(|r| r.eps_estimate > 1.0).count() as u64;
     eprintln!("false violations {violations}, naive {naive}, limit {limit}");
-    assert!(violations < limit, "{violations} false violations in {runs} audits at alpha = {alpha} (limit {limit})");
-    assert!(naive >= limit, "power check: the naive auditor has only {naive} violations (limit {limit})");
+    assert!(
+        violations < limit,
+        "{violations} false violations in {runs} audits at alpha = {alpha} (limit {limit})"
+    );
+    assert!(
+        naive >= limit,
+        "power check: the naive auditor has only {naive} violations (limit {limit})"
+    );
 }

@@ -9,7 +9,16 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use verification::audit::porosity::{Piece, ReplayRng, reachable};
 
-const PIECES: [Piece; 2] = [Piece { start: 0, end: 1 << 52 }, Piece { start: 1 << 52, end: 1 << 53 }];
+const PIECES: [Piece; 2] = [
+    Piece {
+        start: 0,
+        end: 1 << 52,
+    },
+    Piece {
+        start: 1 << 52,
+        end: 1 << 53,
+    },
+];
 
 fn image(m: &LaplaceMechanism, x: f64) -> impl Fn(u64) -> f64 + '_ {
     move |k| m.release_scalar(x, &mut ReplayRng::new(k << 11)).unwrap()
@@ -19,7 +28,9 @@ fn image(m: &LaplaceMechanism, x: f64) -> impl Fn(u64) -> f64 + '_ {
 /// windows at many places (including near the centre, where outputs are finest).
 #[test]
 fn textbook_map_is_monotone_on_each_piece() {
-    let m = LaplaceMechanism::new(1.0, 1.0).unwrap().with_sampler(Sampler::Textbook);
+    let m = LaplaceMechanism::new(1.0, 1.0)
+        .unwrap()
+        .with_sampler(Sampler::Textbook);
     let f = image(&m, 1.0);
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let starts: Vec<u64> = (0..200)
@@ -29,7 +40,10 @@ fn textbook_map_is_monotone_on_each_piece() {
     for s in starts {
         for p in PIECES {
             if s >= p.start && s + 2000 <= p.end {
-                assert!((s..s + 2000).all(|k| f(k) <= f(k + 1)), "not monotone near k = {s}");
+                assert!(
+                    (s..s + 2000).all(|k| f(k) <= f(k + 1)),
+                    "not monotone near k = {s}"
+                );
             }
         }
     }
@@ -38,7 +52,9 @@ fn textbook_map_is_monotone_on_each_piece() {
 #[test]
 fn textbook_sampler_is_porous_and_its_own_outputs_are_reachable() {
     for eps in [0.1, 1.0, 4.0] {
-        let m = LaplaceMechanism::new(eps, 1.0).unwrap().with_sampler(Sampler::Textbook);
+        let m = LaplaceMechanism::new(eps, 1.0)
+            .unwrap()
+            .with_sampler(Sampler::Textbook);
         let from_xp = image(&m, 1.0);
         let mut rng = ChaCha20Rng::seed_from_u64(7);
         let mut unreachable = 0;
@@ -46,10 +62,16 @@ fn textbook_sampler_is_porous_and_its_own_outputs_are_reachable() {
             let y = m.release_scalar(0.0, &mut rng).unwrap();
             unreachable += usize::from(!reachable(&from_xp, y, &PIECES));
             let y_prime = m.release_scalar(1.0, &mut rng).unwrap();
-            assert!(reachable(&from_xp, y_prime, &PIECES), "an output of x' is not found reachable from x'");
+            assert!(
+                reachable(&from_xp, y_prime, &PIECES),
+                "an output of x' is not found reachable from x'"
+            );
         }
         // Mironov 2012: most outputs near 0 have more precision than any output near 1.
-        assert!(unreachable > 1000, "eps = {eps}: only {unreachable}/2000 unreachable");
+        assert!(
+            unreachable > 1000,
+            "eps = {eps}: only {unreachable}/2000 unreachable"
+        );
     }
 }
 

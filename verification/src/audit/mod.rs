@@ -35,7 +35,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::stats::{clopper_pearson_upper, normal_quantile};
-pub use statistic::{DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, Mapped, MeanDifferenceProjection, Score, Statistic};
+pub use statistic::{
+    DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, Mapped, MeanDifferenceProjection,
+    Score, Statistic,
+};
 
 /// Errors of the auditor.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -107,7 +110,15 @@ impl AuditConfig {
     /// `samples` held-out and `samples` training outputs per input, level `alpha`, epsilon route
     /// only.
     pub fn new(samples: usize, alpha: f64, seed: u64) -> Self {
-        Self { train: samples, samples, alpha, delta: None, gaussian: false, mu_reference: None, seed }
+        Self {
+            train: samples,
+            samples,
+            alpha,
+            delta: None,
+            gaussian: false,
+            mu_reference: None,
+            seed,
+        }
     }
 
     /// Set the number of training outputs per input.
@@ -137,12 +148,17 @@ impl AuditConfig {
             )));
         }
         if !(self.alpha > 0.0 && self.alpha < 0.5) {
-            return Err(AuditError::InvalidConfig(format!("alpha = {} not in (0, 0.5)", self.alpha)));
+            return Err(AuditError::InvalidConfig(format!(
+                "alpha = {} not in (0, 0.5)",
+                self.alpha
+            )));
         }
         if let Some(d) = self.delta
             && !(0.0..1.0).contains(&d)
         {
-            return Err(AuditError::InvalidConfig(format!("delta = {d} not in [0, 1)")));
+            return Err(AuditError::InvalidConfig(format!(
+                "delta = {d} not in [0, 1)"
+            )));
         }
         Ok(())
     }
@@ -241,7 +257,15 @@ impl AuditResult {
 
 /// `(1 - delta - fnr) / fpr` and its mirror, as a log; `-inf` when no evidence.
 pub fn eps_bound(fpr: f64, fnr: f64, delta: f64) -> f64 {
-    let l = |num: f64, den: f64| if num <= 0.0 { f64::NEG_INFINITY } else if den <= 0.0 { f64::INFINITY } else { (num / den).ln() };
+    let l = |num: f64, den: f64| {
+        if num <= 0.0 {
+            f64::NEG_INFINITY
+        } else if den <= 0.0 {
+            f64::INFINITY
+        } else {
+            (num / den).ln()
+        }
+    };
     l(1.0 - delta - fnr, fpr).max(l(1.0 - delta - fpr, fnr))
 }
 
@@ -263,7 +287,14 @@ fn predicted_upper(count: f64, total: f64, n: f64, z: f64) -> f64 {
 }
 
 /// Choose the thresholds on the training scores: `(eps threshold, mu threshold)`.
-fn choose_thresholds(s0: &mut [f64], s1: &mut [f64], n: usize, z: f64, delta: f64, gaussian: bool) -> (f64, f64) {
+fn choose_thresholds(
+    s0: &mut [f64],
+    s1: &mut [f64],
+    n: usize,
+    z: f64,
+    delta: f64,
+    gaussian: bool,
+) -> (f64, f64) {
     s0.sort_by(f64::total_cmp);
     s1.sort_by(f64::total_cmp);
     let (m0, m1, nf) = (s0.len() as f64, s1.len() as f64, n as f64);
@@ -373,7 +404,8 @@ where
     let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
     let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
     drop((train_x, train_xp));
-    let (t_eps, t_mu) = choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
+    let (t_eps, t_mu) =
+        choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
     drop((t0, t1));
 
     let sc = Arc::clone(&score);
@@ -381,15 +413,21 @@ where
     let h1 = sample_map(&mechanism, x_prime, config.samples, seed ^ 4, |o| score(&o));
     let name = "s";
     let eps_event = certify(&h0, &h1, t_eps, alpha_rate, name);
-    let mu_event = config.gaussian.then(|| certify(&h0, &h1, t_mu, alpha_rate, name));
+    let mu_event = config
+        .gaussian
+        .then(|| certify(&h0, &h1, t_mu, alpha_rate, name));
 
     let eps_lower = eps_bound(eps_event.fpr_upper, eps_event.fnr_upper, delta);
     let eps_estimate = eps_bound(eps_event.fpr, eps_event.fnr, delta);
     let eps_claimed = claim.epsilon_at(delta);
-    let mu_lower = mu_event.as_ref().map(|e| mu_bound(e.fpr_upper, e.fnr_upper));
+    let mu_lower = mu_event
+        .as_ref()
+        .map(|e| mu_bound(e.fpr_upper, e.fnr_upper));
     let mu_estimate = mu_event.as_ref().map(|e| mu_bound(e.fpr, e.fnr));
     let violated = below_tradeoff(claim, eps_event.fpr_upper, eps_event.fnr_upper)
-        || mu_event.as_ref().is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper));
+        || mu_event
+            .as_ref()
+            .is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper));
     let finite = |v: f64| v.is_finite().then_some(v);
     Ok(AuditResult {
         claim: claim.clone(),
@@ -405,9 +443,15 @@ where
         samples: config.samples,
         train_samples: config.train,
         eps_tightness: eps_claimed.and_then(|e| finite(eps_lower / e)),
-        mu_tightness: mu_lower.zip(config.mu_reference).and_then(|(l, r)| finite(l / r)),
+        mu_tightness: mu_lower
+            .zip(config.mu_reference)
+            .and_then(|(l, r)| finite(l / r)),
         detectable_epsilon: eps_claimed.and_then(|e| finite(e + (eps_estimate - eps_lower))),
-        detectable_mu: config.mu_reference.zip(mu_estimate).zip(mu_lower).and_then(|((r, e), l)| finite(r + (e - l))),
+        detectable_mu: config
+            .mu_reference
+            .zip(mu_estimate)
+            .zip(mu_lower)
+            .and_then(|((r, e), l)| finite(r + (e - l))),
         violated,
         empirical_tradeoff: empirical_curve(&h0, &h1),
         eps_event,
@@ -418,7 +462,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use privacy::{Epsilon, Guarantee, TrustModel};
+
     use rand::RngExt;
 
     fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
@@ -428,15 +472,14 @@ mod tests {
         }
     }
 
-    fn pure(eps: f64) -> PrivacyClaim {
-        PrivacyClaim::new("test", Guarantee::PureDp { epsilon: Epsilon::new(eps).unwrap() }, TrustModel::Central, "|x - x'| <= 1")
-    }
-
     #[test]
     fn sampling_is_reproducible_and_thread_independent() {
         let f = laplace(1.0);
         let a = sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let b = pool.install(|| sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o));
         assert_eq!(a, b);
         assert_eq!(a.len(), 3 * CHUNK + 5);

@@ -79,6 +79,8 @@ pub fn reachable(f: impl Fn(u64) -> f64, y: f64, pieces: &[Piece]) -> bool {
     pieces.iter().any(|p| reachable_on(&f, y, *p))
 }
 
+// Bitwise comparison of doubles is the point here (exact reachability).
+#[allow(clippy::float_cmp)]
 fn reachable_on(f: &impl Fn(u64) -> f64, y: f64, p: Piece) -> bool {
     if p.end <= p.start {
         return false;
@@ -103,6 +105,7 @@ fn reachable_on(f: &impl Fn(u64) -> f64, y: f64, p: Piece) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

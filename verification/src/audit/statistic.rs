@@ -35,7 +35,10 @@ pub struct Known<F> {
 impl<F> Known<F> {
     /// A known statistic with its description.
     pub fn new(name: impl Into<String>, score: F) -> Self {
-        Self { name: name.into(), score }
+        Self {
+            name: name.into(),
+            score,
+        }
     }
 }
 
@@ -65,15 +68,18 @@ impl Statistic<f64> for HistogramRatio {
     }
     fn fit(&self, a: &[f64], b: &[f64]) -> Result<Score<f64>, AuditError> {
         if self.bins < 2 {
-            return Err(AuditError::InvalidConfig("histogram needs at least 2 bins".into()));
+            return Err(AuditError::InvalidConfig(
+                "histogram needs at least 2 bins".into(),
+            ));
         }
         let mut pooled: Vec<f64> = a.iter().chain(b).copied().filter(|v| !v.is_nan()).collect();
         if pooled.is_empty() {
             return Err(AuditError::InvalidConfig("no training outputs".into()));
         }
         pooled.sort_by(f64::total_cmp);
-        let mut edges: Vec<f64> =
-            (1..self.bins).map(|i| pooled[i * (pooled.len() - 1) / self.bins]).collect();
+        let mut edges: Vec<f64> = (1..self.bins)
+            .map(|i| pooled[i * (pooled.len() - 1) / self.bins])
+            .collect();
         edges.dedup();
         let bin = move |edges: &[f64], v: f64| edges.partition_point(|e| *e < v);
         let mut ca = vec![0.0f64; edges.len() + 1];
@@ -85,8 +91,18 @@ impl Statistic<f64> for HistogramRatio {
             cb[bin(&edges, v)] += 1.0;
         }
         let norm = (b.len().max(1) as f64 / a.len().max(1) as f64).ln();
-        let ratio: Vec<f64> = ca.iter().zip(&cb).map(|(x, y)| ((x + 0.5) / (y + 0.5)).ln() + norm).collect();
-        Ok(Arc::new(move |v: &f64| if v.is_nan() { 0.0 } else { ratio[bin(&edges, *v)] }))
+        let ratio: Vec<f64> = ca
+            .iter()
+            .zip(&cb)
+            .map(|(x, y)| ((x + 0.5) / (y + 0.5)).ln() + norm)
+            .collect();
+        Ok(Arc::new(move |v: &f64| {
+            if v.is_nan() {
+                0.0
+            } else {
+                ratio[bin(&edges, *v)]
+            }
+        }))
     }
 }
 
@@ -100,12 +116,19 @@ impl Statistic<Vec<f64>> for MeanDifferenceProjection {
         "projection on the estimated mean difference".into()
     }
     fn fit(&self, a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Score<Vec<f64>>, AuditError> {
-        let d = a.first().or(b.first()).map(Vec::len).ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
+        let d = a
+            .first()
+            .or(b.first())
+            .map(Vec::len)
+            .ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
         let mean = |xs: &[Vec<f64>]| -> Result<Vec<f64>, AuditError> {
             let mut m = vec![0.0; d];
             for x in xs {
                 if x.len() != d {
-                    return Err(AuditError::Output(format!("vector outputs of lengths {} and {d}", x.len())));
+                    return Err(AuditError::Output(format!(
+                        "vector outputs of lengths {} and {d}",
+                        x.len()
+                    )));
                 }
                 for (mi, xi) in m.iter_mut().zip(x) {
                     *mi += xi;
@@ -139,7 +162,7 @@ fn cholesky_solve(mut a: Vec<f64>, mut b: Vec<f64>, d: usize) -> Option<Vec<f64>
         for k in 0..j {
             s -= a[j * d + k] * a[j * d + k];
         }
-        if !(s > 0.0) {
+        if s.is_nan() || s <= 0.0 {
             return None;
         }
         let l = s.sqrt();
@@ -174,12 +197,20 @@ impl Statistic<Vec<f64>> for FisherDiscriminant {
         "Fisher discriminant (pooled covariance)".into()
     }
     fn fit(&self, a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Score<Vec<f64>>, AuditError> {
-        let d = a.first().or(b.first()).map(Vec::len).ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
+        let d = a
+            .first()
+            .or(b.first())
+            .map(Vec::len)
+            .ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
         if a.iter().chain(b).any(|x| x.len() != d) {
-            return Err(AuditError::Output("vector outputs of different lengths".into()));
+            return Err(AuditError::Output(
+                "vector outputs of different lengths".into(),
+            ));
         }
         if a.len() < 2 || b.len() < 2 {
-            return Err(AuditError::InvalidConfig("Fisher discriminant needs at least 2 outputs per input".into()));
+            return Err(AuditError::InvalidConfig(
+                "Fisher discriminant needs at least 2 outputs per input".into(),
+            ));
         }
         let mean = |xs: &[Vec<f64>]| -> Vec<f64> {
             let mut m = vec![0.0; d];
@@ -214,8 +245,9 @@ impl Statistic<Vec<f64>> for FisherDiscriminant {
             cov[i * d + i] += ridge;
         }
         let diff: Vec<f64> = ma.iter().zip(&mb).map(|(x, y)| x - y).collect();
-        let w = cholesky_solve(cov, diff, d)
-            .ok_or_else(|| AuditError::Output("the pooled covariance is not positive definite".into()))?;
+        let w = cholesky_solve(cov, diff, d).ok_or_else(|| {
+            AuditError::Output("the pooled covariance is not positive definite".into())
+        })?;
         Ok(Arc::new(move |o: &Vec<f64>| {
             if o.len() != w.len() {
                 return 0.0;
@@ -246,7 +278,10 @@ where
             c.entry(o.clone()).or_default().1 += 1.0;
         }
         let norm = (b.len().max(1) as f64 / a.len().max(1) as f64).ln();
-        let ratio: HashMap<O, f64> = c.into_iter().map(|(k, (x, y))| (k, ((x + 0.5) / (y + 0.5)).ln() + norm)).collect();
+        let ratio: HashMap<O, f64> = c
+            .into_iter()
+            .map(|(k, (x, y))| (k, ((x + 0.5) / (y + 0.5)).ln() + norm))
+            .collect();
         Ok(Arc::new(move |o: &O| ratio.get(o).copied().unwrap_or(0.0)))
     }
 }
@@ -263,7 +298,11 @@ pub struct Mapped<G, S> {
 impl<G, S> Mapped<G, S> {
     /// `inner` applied to the feature `map` (described by `name`).
     pub fn new(name: impl Into<String>, map: G, inner: S) -> Self {
-        Self { name: name.into(), map, inner }
+        Self {
+            name: name.into(),
+            map,
+            inner,
+        }
     }
 }
 
@@ -286,6 +325,7 @@ where
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 
@@ -317,7 +357,9 @@ mod tests {
 
     #[test]
     fn counts_score_unseen_as_zero() {
-        let s = DiscreteCounts.fit(&[1u8, 1, 1, 2], &[2u8, 2, 2, 1]).unwrap();
+        let s = DiscreteCounts
+            .fit(&[1u8, 1, 1, 2], &[2u8, 2, 2, 1])
+            .unwrap();
         assert!(s(&1) > 0.0 && s(&2) < 0.0);
         assert_eq!(s(&7), 0.0);
     }

@@ -6,8 +6,14 @@
 //! when the auditor flags it; its failure would be a lack of power, whose probability is not
 //! bounded by alpha, so positive controls state no false-alarm probability.
 
-use privacy::mechanisms::matrix::{Neighbouring, clipped_outer_product, outer_product_sensitivity, pack_upper, symmetric_gaussian_noise};
-use privacy::mechanisms::{ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape, SubsampledGaussian, TreeAggregation};
+use privacy::mechanisms::matrix::{
+    Neighbouring, clipped_outer_product, outer_product_sensitivity, pack_upper,
+    symmetric_gaussian_noise,
+};
+use privacy::mechanisms::{
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
+    SubsampledGaussian, TreeAggregation,
+};
 use privacy::sampler::{Grid, NoiseSampler, Norm};
 use privacy::{Guarantee, PrivacyClaim, Sampler};
 use rand_chacha::ChaCha20Rng;
@@ -15,7 +21,8 @@ use serde_json::json;
 
 use crate::audit::porosity::{Piece, ReplayRng, reachable};
 use crate::audit::{
-    AuditConfig, AuditResult, DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, MeanDifferenceProjection, audit, sample_map,
+    AuditConfig, AuditResult, DiscreteCounts, FisherDiscriminant, HistogramRatio, Known,
+    MeanDifferenceProjection, audit, sample_map,
 };
 use crate::check::{Check, Context, Outcome};
 use crate::fixtures::Entry;
@@ -38,23 +45,74 @@ pub const MIN_TIGHTNESS: f64 = 0.9;
 /// The checks of this area, in the order they run.
 pub fn checks() -> Vec<Check> {
     vec![
-        Check { id: "audit/laplace/eps-1", run: laplace_eps1 },
-        Check { id: "audit/ctl/eps-1-out-of-range", run: ctl_eps1 },
-        Check { id: "audit/gaussian/classic", run: gaussian_classic },
-        Check { id: "audit/gaussian/analytic", run: gaussian_analytic },
-        Check { id: "audit/matrix/symmetric-gaussian", run: matrix_gaussian },
-        Check { id: "audit/tree/prefix-sums", run: tree_prefix_sums },
-        Check { id: "audit/exponential/eps-1", run: exponential_eps1 },
-        Check { id: "audit/subsampled/one-step", run: subsampled_one },
-        Check { id: "audit/subsampled/four-steps", run: subsampled_four },
-        Check { id: "audit/control/laplace-half-scale", run: control_laplace_half_scale },
-        Check { id: "audit/control/gaussian-twice-sensitivity", run: control_gaussian_twice_sensitivity },
-        Check { id: "audit/control/ctl-without-clipping", run: control_ctl_without_clipping },
-        Check { id: "audit/control/reference-laplace-histogram", run: control_reference_laplace },
-        Check { id: "audit/porosity/textbook-laplace", run: porosity_textbook },
-        Check { id: "audit/porosity/hardened-laplace", run: porosity_hardened },
-        Check { id: "audit/scaling/gp-ucb-rkhs", run: scaling_gp_ucb },
-        Check { id: "audit/scaling/uniform-random", run: scaling_uniform },
+        Check {
+            id: "audit/laplace/eps-1",
+            run: laplace_eps1,
+        },
+        Check {
+            id: "audit/ctl/eps-1-out-of-range",
+            run: ctl_eps1,
+        },
+        Check {
+            id: "audit/gaussian/classic",
+            run: gaussian_classic,
+        },
+        Check {
+            id: "audit/gaussian/analytic",
+            run: gaussian_analytic,
+        },
+        Check {
+            id: "audit/matrix/symmetric-gaussian",
+            run: matrix_gaussian,
+        },
+        Check {
+            id: "audit/tree/prefix-sums",
+            run: tree_prefix_sums,
+        },
+        Check {
+            id: "audit/exponential/eps-1",
+            run: exponential_eps1,
+        },
+        Check {
+            id: "audit/subsampled/one-step",
+            run: subsampled_one,
+        },
+        Check {
+            id: "audit/subsampled/four-steps",
+            run: subsampled_four,
+        },
+        Check {
+            id: "audit/control/laplace-half-scale",
+            run: control_laplace_half_scale,
+        },
+        Check {
+            id: "audit/control/gaussian-twice-sensitivity",
+            run: control_gaussian_twice_sensitivity,
+        },
+        Check {
+            id: "audit/control/ctl-without-clipping",
+            run: control_ctl_without_clipping,
+        },
+        Check {
+            id: "audit/control/reference-laplace-histogram",
+            run: control_reference_laplace,
+        },
+        Check {
+            id: "audit/porosity/textbook-laplace",
+            run: porosity_textbook,
+        },
+        Check {
+            id: "audit/porosity/hardened-laplace",
+            run: porosity_hardened,
+        },
+        Check {
+            id: "audit/scaling/gp-ucb-rkhs",
+            run: scaling_gp_ucb,
+        },
+        Check {
+            id: "audit/scaling/uniform-random",
+            run: scaling_uniform,
+        },
     ]
 }
 
@@ -67,15 +125,13 @@ fn e(err: impl std::fmt::Display) -> String {
     err.to_string()
 }
 
-fn plot_name(id: &str) -> String {
-    format!("plots/{}.svg", id.replace('/', "_"))
-}
-
 /// Draw the trade-off plot and return its path relative to the report (or the error in words:
 /// a missing plot is not a failed audit).
 fn tradeoff_plot(ctx: &Context, id: &str, r: &AuditResult) -> Option<String> {
-    let rel = plot_name(id);
-    crate::plot::tradeoff(&ctx.out_dir.join(&rel), id, r).ok().map(|()| rel)
+    let rel = crate::plot::relative_path(id, crate::plot::TRADEOFF_SUFFIX);
+    crate::plot::tradeoff(&ctx.out_dir.join(&rel), id, r)
+        .ok()
+        .map(|()| rel)
 }
 
 /// How an audit result turns into a verdict.
@@ -92,7 +148,14 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
 }
 
-fn audit_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: String, r: &AuditResult, expect: Expect) -> Outcome {
+fn audit_outcome(
+    ctx: &Context,
+    id: &str,
+    kind: CheckKind,
+    subject: String,
+    r: &AuditResult,
+    expect: Expect,
+) -> Outcome {
     let tight = r.mu_tightness.or(r.eps_tightness);
     let (claim, verdict) = match expect {
         Expect::Holds { min_tightness } => {
@@ -100,7 +163,9 @@ fn audit_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: String, r: &
                 Some(t) => format!(
                     "no certified point below the claim's trade-off curve at confidence 1 - {ALPHA:e}, and tightness >= {t}"
                 ),
-                None => format!("no certified point below the claim's trade-off curve at confidence 1 - {ALPHA:e}"),
+                None => format!(
+                    "no certified point below the claim's trade-off curve at confidence 1 - {ALPHA:e}"
+                ),
             };
             let v = if r.violated {
                 Verdict::Fail
@@ -111,7 +176,11 @@ fn audit_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: String, r: &
             };
             (claim, v)
         }
-        Expect::Flagged => ("the auditor flags the broken variant (a certified point below the claimed curve)".to_string(), crate::check::verdict(r.violated)),
+        Expect::Flagged => (
+            "the auditor flags the broken variant (a certified point below the claimed curve)"
+                .to_string(),
+            crate::check::verdict(r.violated),
+        ),
     };
     let measured = format!(
         "eps_lower = {:.4} (claimed {} at delta = {:e}), mu_lower = {} (mu of the pair {}), tightness eps {} / mu {}; {} + {} outputs per input; event {}",
@@ -147,7 +216,10 @@ fn audit_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: String, r: &
 /// the output: `(|o - d| - |o|) / b`. Also exact for the discrete Laplace on a grid containing
 /// 0 and d (same density ratio at every grid point).
 fn laplace_llr(d: f64, b: f64) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
-    Known::new(format!("exact Laplace LLR (shift {d}, scale {b})"), move |o: &f64| ((o - d).abs() - o.abs()) / b)
+    Known::new(
+        format!("exact Laplace LLR (shift {d}, scale {b})"),
+        move |o: &f64| ((o - d).abs() - o.abs()) / b,
+    )
 }
 
 /// Any decreasing function of the output is the LLR ordering of a Gaussian shift x = 0 vs x' > 0.
@@ -161,8 +233,25 @@ fn laplace_eps1(ctx: &Context) -> Result<Outcome, String> {
     let n = ctx.mode.pick(1_000_000, 4_000_000);
     let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng).unwrap_or(f64::NAN);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 4);
-    let r = audit(f, &0.0, &1.0, &m.claim(), &laplace_llr(1.0, m.scale()), &cfg).map_err(e)?;
-    Ok(audit_outcome(ctx, id, CheckKind::Audit, m.claim().subject, &r, Expect::Holds { min_tightness: Some(MIN_TIGHTNESS) }))
+    let r = audit(
+        f,
+        &0.0,
+        &1.0,
+        &m.claim(),
+        &laplace_llr(1.0, m.scale()),
+        &cfg,
+    )
+    .map_err(e)?;
+    Ok(audit_outcome(
+        ctx,
+        id,
+        CheckKind::Audit,
+        m.claim().subject,
+        &r,
+        Expect::Holds {
+            min_tightness: Some(MIN_TIGHTNESS),
+        },
+    ))
 }
 
 fn ctl_eps1(ctx: &Context) -> Result<Outcome, String> {
@@ -178,36 +267,93 @@ fn ctl_eps1(ctx: &Context) -> Result<Outcome, String> {
         ctx,
         id,
         CheckKind::Audit,
-        format!("{} on rewards {x} and {xp} (black box: histogram)", m.claim().subject),
+        format!(
+            "{} on rewards {x} and {xp} (black box: histogram)",
+            m.claim().subject
+        ),
         &r,
-        Expect::Holds { min_tightness: Some(0.85) },
+        Expect::Holds {
+            min_tightness: Some(0.85),
+        },
     ))
 }
 
-fn gaussian_audit(ctx: &Context, id: &str, m: &GaussianMechanism, distance: f64, expect: Expect, kind: CheckKind, claim: &PrivacyClaim) -> Result<Outcome, String> {
-    let n = ctx.mode.pick(1_000_000, 4_000_000);
+fn gaussian_audit(
+    ctx: &Context,
+    id: &str,
+    m: &GaussianMechanism,
+    distance: f64,
+    expect: Expect,
+    kind: CheckKind,
+    claim: &PrivacyClaim,
+) -> Result<Outcome, String> {
+    // A flagged control needs fewer outputs than a tightness measurement.
+    let n = match expect {
+        Expect::Flagged => ctx.mode.pick(400_000, 2_000_000),
+        Expect::Holds { .. } => ctx.mode.pick(1_000_000, 4_000_000),
+    };
     let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng).unwrap_or(f64::NAN);
     let mu = distance / m.sigma();
-    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 4).delta(1e-5).gaussian(Some(mu));
+    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id))
+        .train(n / 4)
+        .delta(1e-5)
+        .gaussian(Some(mu));
     let r = audit(f, &0.0, &distance, claim, &gaussian_llr(), &cfg).map_err(e)?;
-    Ok(audit_outcome(ctx, id, kind, format!("{} on query values 0 and {distance}", m.claim().subject), &r, expect))
+    Ok(audit_outcome(
+        ctx,
+        id,
+        kind,
+        format!("{} on query values 0 and {distance}", m.claim().subject),
+        &r,
+        expect,
+    ))
 }
 
 fn gaussian_classic(ctx: &Context) -> Result<Outcome, String> {
     let m = GaussianMechanism::classic(0.9, 1e-5, 1.0).map_err(e)?;
-    gaussian_audit(ctx, "audit/gaussian/classic", &m, 1.0, Expect::Holds { min_tightness: Some(MIN_TIGHTNESS) }, CheckKind::Audit, &m.claim())
+    gaussian_audit(
+        ctx,
+        "audit/gaussian/classic",
+        &m,
+        1.0,
+        Expect::Holds {
+            min_tightness: Some(MIN_TIGHTNESS),
+        },
+        CheckKind::Audit,
+        &m.claim(),
+    )
 }
 
 fn gaussian_analytic(ctx: &Context) -> Result<Outcome, String> {
     let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0).map_err(e)?;
-    gaussian_audit(ctx, "audit/gaussian/analytic", &m, 1.0, Expect::Holds { min_tightness: Some(MIN_TIGHTNESS) }, CheckKind::Audit, &m.claim())
+    gaussian_audit(
+        ctx,
+        "audit/gaussian/analytic",
+        &m,
+        1.0,
+        Expect::Holds {
+            min_tightness: Some(MIN_TIGHTNESS),
+        },
+        CheckKind::Audit,
+        &m.claim(),
+    )
 }
 
 fn control_gaussian_twice_sensitivity(ctx: &Context) -> Result<Outcome, String> {
     // The textbook analytic Gaussian claims (1, 1e-5)-DP for sensitivity 1; the inputs are at
     // distance 2.
-    let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0).map_err(e)?.with_sampler(Sampler::Textbook);
-    gaussian_audit(ctx, "audit/control/gaussian-twice-sensitivity", &m, 2.0, Expect::Flagged, CheckKind::PositiveControl, &m.claim())
+    let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0)
+        .map_err(e)?
+        .with_sampler(Sampler::Textbook);
+    gaussian_audit(
+        ctx,
+        "audit/control/gaussian-twice-sensitivity",
+        &m,
+        2.0,
+        Expect::Flagged,
+        CheckKind::PositiveControl,
+        &m.claim(),
+    )
 }
 
 fn matrix_gaussian(ctx: &Context) -> Result<Outcome, String> {
@@ -218,15 +364,20 @@ fn matrix_gaussian(ctx: &Context) -> Result<Outcome, String> {
     let sampler = Sampler::Hardened;
     let sigma = sens * sampler.sensitivity_factor() / (2.0 * rho).sqrt();
     let claim = PrivacyClaim::new(
-        format!("clipped outer product [phi; y][phi; y]^T + symmetric Gaussian noise (sigma = {sigma:.4}, d = 2, hardened)"),
-        Guarantee::Zcdp { rho: privacy::Rho::new(rho).map_err(e)? },
+        format!(
+            "clipped outer product [phi; y][phi; y]^T + symmetric Gaussian noise (sigma = {sigma:.4}, d = 2, hardened)"
+        ),
+        Guarantee::Zcdp {
+            rho: privacy::Rho::new(rho).map_err(e)?,
+        },
         privacy::TrustModel::Central,
         "one (phi, y) replaced, |phi| <= 1, |y| <= 1",
     );
     let f = |v: &(f64, f64), rng: &mut ChaCha20Rng| -> Vec<f64> {
         let phi = ndarray::arr1(&[v.0]);
         let mut run = || -> Result<Vec<f64>, privacy::PrivacyError> {
-            let m = clipped_outer_product(phi.view(), v.1, 1.0, 1.0)? + symmetric_gaussian_noise(2, sigma, sens, sampler, rng)?;
+            let m = clipped_outer_product(phi.view(), v.1, 1.0, 1.0)?
+                + symmetric_gaussian_noise(2, sigma, sens, sampler, rng)?;
             Ok(pack_upper(m.view())?.to_vec())
         };
         run().unwrap_or_else(|_| vec![f64::NAN; 3])
@@ -236,10 +387,25 @@ fn matrix_gaussian(ctx: &Context) -> Result<Outcome, String> {
     // mirrored entry, which the packed release does not repeat).
     let (x, xp) = ((1.0, 1.0), (1.0, -1.0));
     let n = ctx.mode.pick(300_000, 1_200_000);
-    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 3).delta(1e-5).gaussian(Some(2.0 / sigma));
+    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id))
+        .train(n / 3)
+        .delta(1e-5)
+        .gaussian(Some(2.0 / sigma));
     let r = audit(f, &x, &xp, &claim, &MeanDifferenceProjection, &cfg).map_err(e)?;
-    let mut o = audit_outcome(ctx, id, CheckKind::Audit, claim.subject.clone(), &r, Expect::Holds { min_tightness: Some(MIN_TIGHTNESS) });
-    o.measured.push_str(&format!("; claim's mu = sqrt(2 rho) = 1, the pair reaches 2 / sigma = {:.4}", 2.0 / sigma));
+    let mut o = audit_outcome(
+        ctx,
+        id,
+        CheckKind::Audit,
+        claim.subject.clone(),
+        &r,
+        Expect::Holds {
+            min_tightness: Some(MIN_TIGHTNESS),
+        },
+    );
+    o.measured.push_str(&format!(
+        "; claim's mu = sqrt(2 rho) = 1, the pair reaches 2 / sigma = {:.4}",
+        2.0 / sigma
+    ));
     Ok(o)
 }
 
@@ -257,16 +423,33 @@ fn tree_prefix_sums(ctx: &Context) -> Result<Outcome, String> {
         (0..horizon)
             .map(|i| {
                 let v = if i == 0 { *first } else { 0.0 };
-                t.push_packed(ndarray::arr1(&[v]).view(), rng).map(|s| s[0]).unwrap_or(f64::NAN)
+                t.push_packed(ndarray::arr1(&[v]).view(), rng)
+                    .map(|s| s[0])
+                    .unwrap_or(f64::NAN)
             })
             .collect()
     };
     let mu_pair = (tree.levels() as f64).sqrt() / tree.sigma();
     let n = ctx.mode.pick(120_000, 500_000);
-    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 2).delta(1e-5).gaussian(Some(mu_pair));
+    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id))
+        .train(n / 2)
+        .delta(1e-5)
+        .gaussian(Some(mu_pair));
     let r = audit(f, &0.0, &1.0, &claim, &FisherDiscriminant, &cfg).map_err(e)?;
-    let mut o = audit_outcome(ctx, id, CheckKind::Audit, claim.subject.clone(), &r, Expect::Holds { min_tightness: Some(0.85) });
-    o.measured.push_str(&format!("; claimed rho = {rho:.4} (mu = sqrt(2 rho) = {:.4})", (2.0 * rho).sqrt()));
+    let mut o = audit_outcome(
+        ctx,
+        id,
+        CheckKind::Audit,
+        claim.subject.clone(),
+        &r,
+        Expect::Holds {
+            min_tightness: Some(0.85),
+        },
+    );
+    o.measured.push_str(&format!(
+        "; claimed rho = {rho:.4} (mu = sqrt(2 rho) = {:.4})",
+        (2.0 * rho).sqrt()
+    ));
     Ok(o)
 }
 
@@ -283,8 +466,19 @@ fn exponential_eps1(ctx: &Context) -> Result<Outcome, String> {
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 4);
     let r = audit(f, &ux, &uxp, &m.claim(), &DiscreteCounts, &cfg).map_err(e)?;
     let best = ((0.5f64.exp() * (1.0 + 19.0 * 0.5f64.exp())) / (0.5f64.exp() + 19.0)).ln();
-    let mut o = audit_outcome(ctx, id, CheckKind::Audit, format!("{} on 20 candidates", m.claim().subject), &r, Expect::Holds { min_tightness: None });
-    o.measured.push_str(&format!("; the largest privacy loss of this pair is {best:.4}"));
+    let mut o = audit_outcome(
+        ctx,
+        id,
+        CheckKind::Audit,
+        format!("{} on 20 candidates", m.claim().subject),
+        &r,
+        Expect::Holds {
+            min_tightness: None,
+        },
+    );
+    o.measured.push_str(&format!(
+        "; the largest privacy loss of this pair is {best:.4}"
+    ));
     Ok(o.value("pair_privacy_loss", best))
 }
 
@@ -293,39 +487,77 @@ fn subsampled(ctx: &Context, id: &str, steps: usize) -> Result<Outcome, String> 
     let m = SubsampledGaussian::new(q, 1.0, z).map_err(e)?;
     let claim = m.claim(steps as u64).map_err(e)?;
     let delta = 1e-5;
-    let pld = privacy::accountant::pld::subsampled_gaussian_pld_epsilon(q, z, steps as u64, delta, Default::default()).map_err(e)?;
+    let pld = privacy::accountant::pld::subsampled_gaussian_pld_epsilon(
+        q,
+        z,
+        steps as u64,
+        delta,
+        Default::default(),
+    )
+    .map_err(e)?;
     let weights = ndarray::Array2::<f64>::ones((2, 1));
     let weights_one = ndarray::Array2::<f64>::ones((1, 1));
     // D' = {a zero vector, the target with vector S = 1}; D = {the zero vector}. x = D'.
     let with = ndarray::arr2(&[[0.0], [1.0]]);
     let without = ndarray::arr2(&[[0.0]]);
     let f = |present: &bool, rng: &mut ChaCha20Rng| -> Vec<f64> {
-        let (v, w) = if *present { (with.view(), weights.view()) } else { (without.view(), weights_one.view()) };
-        (0..steps).map(|_| m.aggregate(v, w, rng).map(|a| a.vectors[[0, 0]]).unwrap_or(f64::NAN)).collect()
+        let (v, w) = if *present {
+            (with.view(), weights.view())
+        } else {
+            (without.view(), weights_one.view())
+        };
+        (0..steps)
+            .map(|_| {
+                m.aggregate(v, w, rng)
+                    .map(|a| a.vectors[[0, 0]])
+                    .unwrap_or(f64::NAN)
+            })
+            .collect()
     };
     // Exact LLR of D' against D: sum over steps of ln(1 - q + q exp((y mu - mu^2/2) / sigma^2)),
     // mu = S/q the shift of the target, sigma the noise.
     let sigma = m.sigma(1.0);
     let mu = 1.0 / q;
-    let llr = Known::new("exact LLR of the subsampled Gaussian mixture", move |ys: &Vec<f64>| {
-        ys.iter().map(|y| (1.0 - q + q * ((y * mu - mu * mu / 2.0) / (sigma * sigma)).exp()).ln()).sum::<f64>()
-    });
+    let llr = Known::new(
+        "exact LLR of the subsampled Gaussian mixture",
+        move |ys: &Vec<f64>| {
+            ys.iter()
+                .map(|y| (1.0 - q + q * ((y * mu - mu * mu / 2.0) / (sigma * sigma)).exp()).ln())
+                .sum::<f64>()
+        },
+    );
     let n = ctx.mode.pick(400_000, 2_000_000) / steps.max(1);
-    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 2).delta(delta);
+    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id))
+        .train(n / 2)
+        .delta(delta);
     let r = audit(f, &true, &false, &claim, &llr, &cfg).map_err(e)?;
-    let mut o = audit_outcome(ctx, id, CheckKind::Audit, claim.subject.clone(), &r, Expect::Holds { min_tightness: None });
+    let mut o = audit_outcome(
+        ctx,
+        id,
+        CheckKind::Audit,
+        claim.subject.clone(),
+        &r,
+        Expect::Holds {
+            min_tightness: None,
+        },
+    );
     let pld_violated = r.eps_lower > pld.epsilon;
     if pld_violated {
         o.verdict = Verdict::Fail;
     }
-    o.claim.push_str(&format!("; and eps_lower <= the PLD accountant's epsilon {:.4} at delta = {delta:e}", pld.epsilon));
+    o.claim.push_str(&format!(
+        "; and eps_lower <= the PLD accountant's epsilon {:.4} at delta = {delta:e}",
+        pld.epsilon
+    ));
     o.measured.push_str(&format!(
         "; accountants at delta = {delta:e}: RDP (orders 2..33) {}, PLD {:.4} (optimistic {:.4})",
         fmt_opt(r.eps_claimed),
         pld.epsilon,
         pld.epsilon_optimistic
     ));
-    Ok(o.value("pld_epsilon", pld.epsilon).value("rdp_epsilon", r.eps_claimed).value("steps", steps))
+    Ok(o.value("pld_epsilon", pld.epsilon)
+        .value("rdp_epsilon", r.eps_claimed)
+        .value("steps", steps))
 }
 
 fn subsampled_one(ctx: &Context) -> Result<Outcome, String> {
@@ -344,8 +576,27 @@ fn control_laplace_half_scale(ctx: &Context) -> Result<Outcome, String> {
     let f = |x: &f64, rng: &mut ChaCha20Rng| broken.release_scalar(*x, rng).unwrap_or(f64::NAN);
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id));
-    let r = audit(f, &0.0, &1.0, &claimed.claim(), &HistogramRatio { bins: 100 }, &cfg).map_err(e)?;
-    Ok(audit_outcome(ctx, id, CheckKind::PositiveControl, format!("Laplace with scale {} claiming {}", broken.scale(), claimed.claim().subject), &r, Expect::Flagged))
+    let r = audit(
+        f,
+        &0.0,
+        &1.0,
+        &claimed.claim(),
+        &HistogramRatio { bins: 100 },
+        &cfg,
+    )
+    .map_err(e)?;
+    Ok(audit_outcome(
+        ctx,
+        id,
+        CheckKind::PositiveControl,
+        format!(
+            "Laplace with scale {} claiming {}",
+            broken.scale(),
+            claimed.claim().subject
+        ),
+        &r,
+        Expect::Flagged,
+    ))
 }
 
 fn control_ctl_without_clipping(ctx: &Context) -> Result<Outcome, String> {
@@ -354,7 +605,11 @@ fn control_ctl_without_clipping(ctx: &Context) -> Result<Outcome, String> {
     let grid = Grid::for_sensitivity(2.0 * m.bound(), 1, Norm::L1).map_err(e)?;
     let scale = m.scale();
     // CTL's noise without the clipping step, on a reward outside [-(B+R), B+R].
-    let f = |y: &f64, rng: &mut ChaCha20Rng| Sampler::Hardened.perturb_laplace(*y, scale, grid, rng).unwrap_or(f64::NAN);
+    let f = |y: &f64, rng: &mut ChaCha20Rng| {
+        Sampler::Hardened
+            .perturb_laplace(*y, scale, grid, rng)
+            .unwrap_or(f64::NAN)
+    };
     let (x, xp) = (-m.bound(), 3.0 * m.bound());
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id));
@@ -363,7 +618,10 @@ fn control_ctl_without_clipping(ctx: &Context) -> Result<Outcome, String> {
         ctx,
         id,
         CheckKind::PositiveControl,
-        format!("CTL noise without clipping on rewards {x} and {xp}, claiming {}", m.claim().subject),
+        format!(
+            "CTL noise without clipping on rewards {x} and {xp}, claiming {}",
+            m.claim().subject
+        ),
         &r,
         Expect::Flagged,
     ))
@@ -376,7 +634,10 @@ fn control_reference_laplace(ctx: &Context) -> Result<Outcome, String> {
         let u: f64 = rand::RngExt::random::<f64>(rng) - 0.5;
         x - u.signum() * (-2.0 * u.abs()).ln_1p()
     };
-    let claim = LaplaceMechanism::new(1.0, 1.0).map_err(e)?.with_sampler(Sampler::Textbook).claim();
+    let claim = LaplaceMechanism::new(1.0, 1.0)
+        .map_err(e)?
+        .with_sampler(Sampler::Textbook)
+        .claim();
     let n = ctx.mode.pick(1_000_000, 4_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 2);
     let r = audit(f, &0.0, &1.0, &claim, &HistogramRatio { bins: 200 }, &cfg).map_err(e)?;
@@ -386,7 +647,9 @@ fn control_reference_laplace(ctx: &Context) -> Result<Outcome, String> {
         CheckKind::NegativeControl,
         "continuous Laplace(1) written in the auditor, claim eps = 1, black box (histogram)".into(),
         &r,
-        Expect::Holds { min_tightness: Some(0.85) },
+        Expect::Holds {
+            min_tightness: Some(0.85),
+        },
     ))
 }
 
@@ -400,11 +663,19 @@ fn porosity_counts(
     reachable_from_xp: &(dyn Fn(f64) -> Result<bool, String> + Sync),
 ) -> Result<(u64, u64, u64), String> {
     let f = |x: &f64, rng: &mut ChaCha20Rng| mech.release_scalar(*x, rng).unwrap_or(f64::NAN);
-    let under_x = sample_map(&f, &0.0, n, seed, |y| reachable_from_xp(y));
-    let unreachable = under_x.iter().try_fold(0u64, |acc, r| r.as_ref().map(|ok| acc + u64::from(!ok)).map_err(Clone::clone))?;
+    let under_x = sample_map(&f, &0.0, n, seed, reachable_from_xp);
+    let unreachable = under_x.iter().try_fold(0u64, |acc, r| {
+        r.as_ref()
+            .map(|ok| acc + u64::from(!ok))
+            .map_err(Clone::clone)
+    })?;
     let m = (n / 10).max(100);
-    let under_xp = sample_map(&f, &1.0, m, seed ^ 0x5eed, |y| reachable_from_xp(y));
-    let self_unreachable = under_xp.iter().try_fold(0u64, |acc, r| r.as_ref().map(|ok| acc + u64::from(!ok)).map_err(Clone::clone))?;
+    let under_xp = sample_map(&f, &1.0, m, seed ^ 0x5eed, reachable_from_xp);
+    let self_unreachable = under_xp.iter().try_fold(0u64, |acc, r| {
+        r.as_ref()
+            .map(|ok| acc + u64::from(!ok))
+            .map_err(Clone::clone)
+    })?;
     Ok((unreachable, self_unreachable, m as u64))
 }
 
@@ -415,10 +686,21 @@ fn porosity_textbook(ctx: &Context) -> Result<Outcome, String> {
     let mut all_flagged = true;
     let mut measured = Vec::new();
     for eps in [0.1, 0.5, 1.0, 2.0, 4.0] {
-        let mech = LaplaceMechanism::new(eps, 1.0).map_err(e)?.with_sampler(Sampler::Textbook);
+        let mech = LaplaceMechanism::new(eps, 1.0)
+            .map_err(e)?
+            .with_sampler(Sampler::Textbook);
         // The textbook sampler maps the uniform double k 2^-53 monotonically (increasing in k on
         // [0, 2^52) and on [2^52, 2^53)); we evaluate the mechanism itself on a replayed uniform.
-        let pieces = [Piece { start: 0, end: 1 << 52 }, Piece { start: 1 << 52, end: 1 << 53 }];
+        let pieces = [
+            Piece {
+                start: 0,
+                end: 1 << 52,
+            },
+            Piece {
+                start: 1 << 52,
+                end: 1 << 53,
+            },
+        ];
         let m = &mech;
         let from_xp = move |y: f64| -> Result<bool, String> {
             let g = |k: u64| {
@@ -431,16 +713,21 @@ fn porosity_textbook(ctx: &Context) -> Result<Outcome, String> {
             }
             Ok(reachable(g, y, &pieces))
         };
-        let (unreachable, self_unreachable, m_checked) = porosity_counts(&mech, n, ctx.seed_for(&format!("{id}/{eps}")), &from_xp)?;
+        let (unreachable, self_unreachable, m_checked) =
+            porosity_counts(&mech, n, ctx.seed_for(&format!("{id}/{eps}")), &from_xp)?;
         if self_unreachable > 0 {
-            return Err(format!("{self_unreachable} outputs under x' were found unreachable from x': the reachability search is wrong"));
+            return Err(format!(
+                "{self_unreachable} outputs under x' were found unreachable from x': the reachability search is wrong"
+            ));
         }
         // P_x'(E) = 0 exactly; a certified P_x(E) > 0 (> delta = 0 of pure DP) violates eps-DP for
         // every eps. Clopper-Pearson lower bound at level ALPHA.
         let p_lower = clopper_pearson_lower(unreachable, n as u64, ALPHA);
         let flagged = p_lower > 0.0;
         all_flagged &= flagged;
-        measured.push(format!("eps {eps}: {unreachable}/{n} outputs unreachable from x' (P >= {p_lower:.3e})"));
+        measured.push(format!(
+            "eps {eps}: {unreachable}/{n} outputs unreachable from x' (P >= {p_lower:.3e})"
+        ));
         rows.push(json!({"epsilon": eps, "scale": mech.scale(), "unreachable": unreachable, "samples": n, "p_unreachable_lower": p_lower,
             "outputs_under_x_prime_checked": m_checked, "flagged": flagged}));
     }
@@ -470,7 +757,8 @@ fn porosity_hardened(ctx: &Context) -> Result<Outcome, String> {
         let j = y / w;
         Ok(y.is_finite() && j.fract() == 0.0 && j.abs() <= 9_007_199_254_740_992.0)
     };
-    let (unreachable, self_unreachable, m_checked) = porosity_counts(&mech, n, ctx.seed_for(id), &from_xp)?;
+    let (unreachable, self_unreachable, m_checked) =
+        porosity_counts(&mech, n, ctx.seed_for(id), &from_xp)?;
     let ok = unreachable == 0 && self_unreachable == 0;
     Ok(Outcome::new(
         CheckKind::NegativeControl,
@@ -488,8 +776,14 @@ fn porosity_hardened(ctx: &Context) -> Result<Outcome, String> {
 /// The Zhou & Tan synthetic RKHS problem (100 arms on [0, 1], SE kernel l = 0.2, max |f| = 1)
 /// with Gaussian reward noise of standard deviation [`SCALING_NOISE`], annotated with
 /// `B = ||f||_H` and the kernel.
-fn rkhs_environment(rng: &mut ChaCha20Rng) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
-    RkhsSynthetic::default().sample(rng)?.annotated_environment(RewardModel::Gaussian { sigma: SCALING_NOISE })
+fn rkhs_environment(
+    rng: &mut ChaCha20Rng,
+) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+    RkhsSynthetic::default()
+        .sample(rng)?
+        .annotated_environment(RewardModel::Gaussian {
+            sigma: SCALING_NOISE,
+        })
 }
 
 /// Reward noise of the scaling power checks.
@@ -499,10 +793,25 @@ const SCALING_NOISE: f64 = 0.1;
 /// `R_T = O(sqrt(T) (B sqrt(gamma_T) + gamma_T))`, and for the SE kernel in `d = 1`
 /// `gamma_T = O((ln T)^(d+1))` (Srinivas et al. 2010): exponent 1/2, log factor `(ln T)^2`.
 fn igp_ucb_theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfig {
-    ScalingConfig { horizons, seeds, bootstrap: 1000, alpha: ALPHA, theory_exponent: 0.5, log_power: 2.0, seed }
+    ScalingConfig {
+        horizons,
+        seeds,
+        bootstrap: 1000,
+        alpha: ALPHA,
+        theory_exponent: 0.5,
+        log_power: 2.0,
+        seed,
+    }
 }
 
-fn scaling_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: &str, r: &ScalingResult, expected: Verdict) -> Outcome {
+fn scaling_outcome(
+    ctx: &Context,
+    id: &str,
+    kind: CheckKind,
+    subject: &str,
+    r: &ScalingResult,
+    expected: Verdict,
+) -> Outcome {
     let verdict = if r.verdict == expected {
         Verdict::Pass
     } else if r.verdict == Verdict::Inconclusive {
@@ -529,7 +838,10 @@ fn scaling_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: &str, r: &
         r.percentile_95.0,
         r.percentile_95.1,
         r.config.horizons,
-        r.mean.iter().map(|m| (m * 100.0).round() / 100.0).collect::<Vec<_>>()
+        r.mean
+            .iter()
+            .map(|m| (m * 100.0).round() / 100.0)
+            .collect::<Vec<_>>()
     );
     let mut o = Outcome::new(kind, subject, claim, measured, verdict)
         .value("scaling_verdict", r.verdict)
@@ -546,7 +858,7 @@ fn scaling_outcome(ctx: &Context, id: &str, kind: CheckKind, subject: &str, r: &
         // Nominal (asymptotic) level of the normal bootstrap interval.
         o = o.false_alarm(r.config.alpha);
     }
-    let rel = plot_name(id);
+    let rel = crate::plot::relative_path(id, crate::plot::SCALING_SUFFIX);
     if crate::plot::scaling(&ctx.out_dir.join(&rel), id, r).is_ok() {
         o = o.plot(rel);
     }
@@ -562,7 +874,10 @@ fn scaling_gp_ucb(ctx: &Context) -> Result<Outcome, String> {
         regret_curve_non_private(
             rkhs_environment,
             |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
-                GpUcb::new(env.info.1.clone(), IgpUcbParams::new(env.info.0, SCALING_NOISE, 0.1, t_max)?)
+                GpUcb::new(
+                    env.info.1.clone(),
+                    IgpUcbParams::new(env.info.0, SCALING_NOISE, 0.1, t_max)?,
+                )
             },
             t_max,
             seed,
@@ -585,8 +900,15 @@ fn scaling_uniform(ctx: &Context) -> Result<Outcome, String> {
     let horizons = geometric_horizons(100, ctx.mode.pick(100_000, 1_000_000), 7);
     let config = igp_ucb_theory(horizons, ctx.mode.pick(16, 48), ctx.seed_for(id));
     let curve = |t_max: usize, seed: u64| {
-        regret_curve_non_private(rkhs_environment, |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| Ok::<_, BanditError>(UniformRandom), t_max, seed)
-            .unwrap_or_default()
+        regret_curve_non_private(
+            rkhs_environment,
+            |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+                Ok::<_, BanditError>(UniformRandom)
+            },
+            t_max,
+            seed,
+        )
+        .unwrap_or_default()
     };
     let r = check_scaling_curves(curve, &config).map_err(e)?;
     Ok(scaling_outcome(
