@@ -94,8 +94,8 @@ pub fn log_a_integer(q: f64, z: f64, alpha: u64) -> f64 {
 ///                   + q^(alpha-i) (1-q)^i e^{(j^2-j)/(2z^2)} P(N(j,z^2) > z_0) ]`, `j = alpha - i`,
 /// with `P(N(i,z^2) <= z_0) = erfc((i - z_0)/(sqrt 2 z))/2` and `P(N(j,z^2) > z_0) =
 /// erfc((z_0 - j)/(sqrt 2 z))/2`. Generalised binomial coefficients change sign, so the two
-/// sums are accumulated with signs in log space; the series stops when both terms fall below
-/// `e^-40` relative to... (absolute `e^-40` in `A`, and `A >= 1`).
+/// sums are accumulated with signs in log space; the series stops once `i > alpha` and both
+/// terms are below `e^-40` in absolute value (negligible: `A_alpha >= 1`).
 pub fn log_a_fractional(q: f64, z: f64, alpha: f64) -> f64 {
     let z0 = z * z * (1.0 / q - 1.0).ln() + 0.5;
     let (lq, l1q) = (q.ln(), (-q).ln_1p());
@@ -166,7 +166,7 @@ fn validate_orders(orders: &[f64]) -> Result<(), PrivacyError> {
 /// `z`, add/remove neighbours) at each order: `ln A_alpha / (alpha - 1)`. Integer orders use
 /// [`log_a_integer`], fractional ones [`log_a_fractional`]; `q = 1` is the Gaussian mechanism,
 /// `alpha / (2 z^2)`. For the Gaussian mixture, `D_alpha(mixture || base)` dominates the
-/// reverse direction (Mironov, Talwar & Zhang 2019, Thm 5), so this is the RDP of the
+/// reverse direction (Mironov, Talwar & Zhang 2019, Sec. 3), so this is the RDP of the
 /// mechanism.
 pub fn subsampled_gaussian_rdp(q: f64, z: f64, orders: &[f64]) -> Result<Vec<f64>, PrivacyError> {
     let (q, z) = validate(q, z)?;

@@ -166,7 +166,7 @@ pub fn gaussian_sigma_for_target(
     Ok(s * (k / (2.0 * rho)).sqrt())
 }
 
-/// A running zCDP budget: composition adds the rhos (Bun & Steinke 2016, Lemma 2.3).
+/// A running zCDP budget: composition adds the rhos (Bun & Steinke 2016, Lemma 1.7).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct ZcdpAccountant {
     rho: f64,

@@ -4,7 +4,7 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 
-use crate::accountant::rdp::{RdpConversion, subsampled_gaussian_rdp};
+use crate::accountant::rdp::subsampled_gaussian_rdp;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::params::{NoiseMultiplier, SamplingRate, finite};
@@ -102,7 +102,6 @@ impl SubsampledGaussian {
         let eps = subsampled_gaussian_rdp(self.q.get(), self.z.get(), &orders)?;
         let steps = crate::params::at_least_one("steps", steps)? as f64;
         let eps: Vec<f64> = eps.iter().map(|e| e * steps).collect();
-        let _ = RdpConversion::Classic;
         Ok(PrivacyClaim::new(
             format!(
                 "subsampled_gaussian(q={}, z={}, S={}, steps={steps}, sampler={})",

@@ -27,7 +27,7 @@ pub fn tree_levels(horizon: u64) -> Result<usize, PrivacyError> {
 /// # Derivation (zCDP)
 /// Each node is a Gaussian mechanism with sensitivity `Delta`, hence `Delta^2 / (2 sigma^2)`-zCDP
 /// (Bun & Steinke 2016, Prop. 1.6). A datum enters at most `L = floor(log2 T) + 1` nodes (one per
-/// level), the other nodes do not depend on it, and zCDP composes additively (Lemma 2.3, also
+/// level), the other nodes do not depend on it, and zCDP composes additively (Bun & Steinke 2016, Lemma 1.7, also
 /// adaptively), so the whole stream of node values, and every prefix computed from them
 /// (post-processing), is `rho = L Delta^2 / (2 sigma^2)`-zCDP. Solving for the largest `rho*`
 /// whose conversion is at most `(eps, delta)` ([`rho_for_target`]) gives
