@@ -159,6 +159,8 @@ impl Environment for FixedSetEnvironment {
 /// A continuous box: every round the decision set is `n` fresh uniform points of the box, and
 /// the pseudo-regret is measured against the objective's known global maximum on the box
 /// (the Mutny & Krause benchmarks), so that it is the regret of the continuous problem.
+/// The decision set is empty until the first [`Environment::begin_round`] (the runner always
+/// calls it first).
 #[derive(Debug, Clone)]
 pub struct SampledBoxEnvironment<O> {
     objective: O,
