@@ -54,7 +54,9 @@ pub struct FixedSetEnvironment {
 
 impl FixedSetEnvironment {
     /// Validate: non-empty, finite points and means, one mean per point, a valid reward model
-    /// (a [`RewardModel::Rows`] table needs one column per point, in the same order).
+    /// (Bernoulli rewards need every mean in `[0, 1]`; a [`RewardModel::Rows`] table needs one
+    /// column per point, in the same order, and its column means are the expected rewards, so
+    /// `means` should be them).
     pub fn new(
         points: Array2<f64>,
         means: Array1<f64>,
@@ -75,6 +77,15 @@ impl FixedSetEnvironment {
         }
         ensure_finite("mean rewards", means.iter())?;
         reward.validate()?;
+        if matches!(reward, RewardModel::Bernoulli)
+            && let Some(&value) = means.iter().find(|m| !(0.0..=1.0).contains(*m))
+        {
+            return Err(BanditError::InvalidParameter {
+                name: "mean reward of a Bernoulli arm",
+                expected: "in [0, 1]",
+                value,
+            });
+        }
         if let RewardModel::Rows(r) = &reward
             && r.table().ncols() != points.nrows()
         {

@@ -187,6 +187,16 @@ fn bad_noise_parameters_are_typed_errors_with_clear_messages() {
     let mut rng = ChaCha20Rng::seed_from_u64(0);
     let err = RewardModel::Bernoulli.sample(1.5, 0, &mut rng).unwrap_err();
     assert!(err.to_string().contains("in [0, 1]"), "{err}");
+    let err = bandit::env::FixedSetEnvironment::new(
+        array![[0.0], [1.0]],
+        array![0.5, -0.1],
+        RewardModel::Bernoulli,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "mean reward of a Bernoulli arm must be in [0, 1], got -0.1"
+    );
 }
 
 fn mean_noise(model: &RewardModel, n: usize, seed: u64) -> f64 {
