@@ -25,7 +25,8 @@ circles: the certified points (Clopper-Pearson upper bounds of both rates) of th
 the red curve is a certified violation.";
 
 /// Caption of a regret-scaling plot in `report.md`.
-pub const SCALING_CAPTION: &str = "Regret scaling. x: ln T, y: ln cumulative regret. Grey: each seed's run; \
+pub const SCALING_CAPTION: &str = "Regret scaling. x: ln T, y: ln cumulative regret. Light blue band: 10% to 90% \
+quantiles over seeds; grey: each seed's run; \
 blue: mean over seeds; red: the fitted ln R = a + b ln T + c ln ln T (slope b of ln(R / (ln T)^c), the log \
 factor c added back); green: the theory's exponent with the same log factor, through the first mean point.";
 
@@ -102,7 +103,8 @@ pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), Str
     Ok(())
 }
 
-/// Regret-scaling plot: x = ln T, y = ln(cumulative regret). Grey: each seed's run; blue: the
+/// Regret-scaling plot: x = ln T, y = ln(cumulative regret). Light blue band: 10%-90% quantiles
+/// over seeds; grey: each seed's run; blue: the
 /// mean over seeds; red: the fitted `ln R = intercept + slope ln T + c ln ln T` (the log factor
 /// added back); green: the theory's exponent through the first mean point.
 pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), String> {
@@ -144,6 +146,22 @@ pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), S
         .x_desc("ln T")
         .y_desc("ln regret")
         .draw()
+        .map_err(err)?;
+    // Band: the 10% and 90% quantiles over seeds at each horizon (light blue).
+    let quantile = |j: usize, p: f64| {
+        let mut v: Vec<f64> = result.regret.iter().map(|run| run[j]).collect();
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * p).round() as usize]
+    };
+    let band: Vec<(f64, f64)> = (0..xs.len())
+        .map(|j| (xs[j], ln(quantile(j, 0.9))))
+        .chain((0..xs.len()).rev().map(|j| (xs[j], ln(quantile(j, 0.1)))))
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            band,
+            RGBColor(200, 215, 255).filled(),
+        )))
         .map_err(err)?;
     for run in &result.regret {
         chart

@@ -27,14 +27,17 @@ use crate::audit::{
 use crate::check::{Check, Context, Outcome};
 use crate::fixtures::Entry;
 use crate::report::{CheckKind, Verdict};
-use crate::scaling::{ScalingConfig, ScalingResult, check_scaling_curves, geometric_horizons};
+use crate::scaling::{
+    ScalingConfig, ScalingResult, check_scaling_curves, geometric_horizons, privacy_sweep,
+};
 use crate::stats::clopper_pearson_lower;
 use bandit::BanditError;
+use bandit::agent::{Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::{RkhsKernel, RkhsSynthetic};
-use bandit::runner::regret_curve_non_private;
+use bandit::runner::{regret_curve, regret_curve_non_private};
 
 /// The level of every audit: probability of reporting a violation of a claim that holds.
 pub const ALPHA: f64 = 1e-6;
@@ -98,6 +101,10 @@ pub fn checks() -> Vec<Check> {
             run: control_reference_laplace,
         },
         Check {
+            id: "audit/control/textbook-laplace-float-llr",
+            run: control_textbook_float_llr,
+        },
+        Check {
             id: "audit/porosity/textbook-laplace",
             run: porosity_textbook,
         },
@@ -112,6 +119,10 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "audit/scaling/uniform-random",
             run: scaling_uniform,
+        },
+        Check {
+            id: "audit/scaling/privacy-sweep-ctl-gp-ucb",
+            run: scaling_privacy_sweep,
         },
     ]
 }
@@ -136,7 +147,7 @@ fn tradeoff_plot(ctx: &Context, id: &str, r: &AuditResult) -> Option<String> {
 
 /// How an audit result turns into a verdict.
 #[derive(Clone, Copy)]
-enum Expect {
+pub(crate) enum Expect {
     /// A correct mechanism: fail when violated; inconclusive when the tightness (of the route
     /// reported as `tightness`) is below the bound.
     Holds { min_tightness: Option<f64> },
@@ -148,7 +159,7 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
 }
 
-fn audit_outcome(
+pub(crate) fn audit_outcome(
     ctx: &Context,
     id: &str,
     kind: CheckKind,
@@ -215,7 +226,10 @@ fn audit_outcome(
 /// The exact log-likelihood ratio of a Laplace shift (x = 0 vs x' = d, scale b), as a function of
 /// the output: `(|o - d| - |o|) / b`. Also exact for the discrete Laplace on a grid containing
 /// 0 and d (same density ratio at every grid point).
-fn laplace_llr(d: f64, b: f64) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
+pub(crate) fn laplace_llr(
+    d: f64,
+    b: f64,
+) -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
     Known::new(
         format!("exact Laplace LLR (shift {d}, scale {b})"),
         move |o: &f64| ((o - d).abs() - o.abs()) / b,
@@ -804,7 +818,7 @@ fn igp_ucb_theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfi
     }
 }
 
-fn scaling_outcome(
+pub(crate) fn scaling_outcome(
     ctx: &Context,
     id: &str,
     kind: CheckKind,
@@ -919,4 +933,120 @@ fn scaling_uniform(ctx: &Context) -> Result<Outcome, String> {
         &r,
         Verdict::Fail,
     ))
+}
+
+fn control_textbook_float_llr(ctx: &Context) -> Result<Outcome, String> {
+    let id = "audit/control/textbook-laplace-float-llr";
+    // The textbook Laplace at its exact scale, audited with the exact LLR formula evaluated in
+    // floating point: `(|o - 1| - |o|) / b` equals 1/b for every real o <= 0, but its rounding
+    // depends on the low-order bits of o, which differ between outputs near 0 (from x = 0) and
+    // outputs from x' = 1. The auditor finds that event (a floating-point attack in the sense of
+    // Mironov 2012, found by the statistical route instead of the porosity search).
+    let m = LaplaceMechanism::new(1.0, 1.0)
+        .map_err(e)?
+        .with_sampler(Sampler::Textbook);
+    let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng).unwrap_or(f64::NAN);
+    let n = ctx.mode.pick(200_000, 1_000_000);
+    let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id));
+    let r = audit(
+        f,
+        &0.0,
+        &1.0,
+        &m.claim(),
+        &laplace_llr(1.0, m.scale()),
+        &cfg,
+    )
+    .map_err(e)?;
+    Ok(audit_outcome(
+        ctx,
+        id,
+        CheckKind::PositiveControl,
+        format!(
+            "{} with the floating-point LLR statistic",
+            m.claim().subject
+        ),
+        &r,
+        Expect::Flagged,
+    ))
+}
+
+/// CTL's privatised reward as the message of a non-private agent (the learner sees only
+/// `clip(y) + Laplace(2 (B + R) / eps)`).
+struct CtlRewards(ConvertToLaplace);
+
+impl Curator for CtlRewards {
+    type Message = f64;
+    type Error = privacy::PrivacyError;
+    fn curate<R: rand::Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        rng: &mut R,
+    ) -> Result<f64, Self::Error> {
+        self.0.privatize(feedback.reward, rng)
+    }
+}
+
+fn scaling_privacy_sweep(ctx: &Context) -> Result<Outcome, String> {
+    let id = "audit/scaling/privacy-sweep-ctl-gp-ucb";
+    let horizon = ctx.mode.pick(128, 256);
+    let seeds = ctx.mode.pick(16, 48);
+    let epsilons = [0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+    // B + R of CTL: |f| <= 1 and the Gaussian noise (sd 0.1) clipped at 0.5.
+    let (b, r_bound) = (1.0, 0.5);
+    let regret = |eps: f64, seed: u64| -> f64 {
+        let run = || -> Result<f64, String> {
+            let ctl = ConvertToLaplace::new(eps, b, r_bound).map_err(e)?;
+            // The message noise: Laplace (sd sqrt 2 times its scale) plus the reward noise.
+            let r_msg = std::f64::consts::SQRT_2 * ctl.scale() + SCALING_NOISE;
+            let curve = regret_curve(
+                rkhs_environment,
+                |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+                    GpUcb::new(
+                        env.info.1.clone(),
+                        IgpUcbParams::new(env.info.0, r_msg, 0.1, horizon)?,
+                    )
+                },
+                |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+                    Ok::<_, privacy::PrivacyError>(CtlRewards(ctl.clone()))
+                },
+                horizon,
+                seed,
+            )
+            .map_err(e)?;
+            curve
+                .last()
+                .copied()
+                .ok_or_else(|| "empty regret curve".to_string())
+        };
+        run().unwrap_or(f64::NAN)
+    };
+    let sweep = privacy_sweep(regret, &epsilons, seeds, 1.0, ALPHA, ctx.seed_for(id)).map_err(e)?;
+    let measured = format!(
+        "{}: exponent k of R_T ~ eps^-k = {:.3}, interval [{:.3}, {:.3}]; mean R_T at eps {:?}: {:?}",
+        sweep.verdict.to_string().to_uppercase(),
+        sweep.exponent,
+        sweep.exponent_lower,
+        sweep.exponent_upper,
+        epsilons,
+        sweep
+            .mean
+            .iter()
+            .map(|m| (m * 100.0).round() / 100.0)
+            .collect::<Vec<_>>()
+    );
+    Ok(Outcome::new(
+        CheckKind::Scaling,
+        format!("GP-UCB on CTL-privatised rewards (B + R = 1.5), RKHS synthetic, T = {horizon}, {seeds} seeds per epsilon"),
+        format!(
+            "regret does not increase with eps and grows no faster than 1/eps as eps decreases (the noise scale, hence R in the IGP-UCB bound, is 2(B+R)/eps): exponent interval within [0, 1] at level 1 - {ALPHA:e}"
+        ),
+        measured,
+        sweep.verdict,
+    )
+    .value("exponent", sweep.exponent)
+    .value("exponent_lower", sweep.exponent_lower)
+    .value("exponent_upper", sweep.exponent_upper)
+    .value("epsilons", epsilons)
+    .value("mean_regret", &sweep.mean)
+    .false_alarm(ALPHA))
 }
