@@ -26,6 +26,8 @@ fn one_observation_by_hand() {
     assert!(max_abs_diff(&m, &array![1.0 / 1.5, e / 1.5]) < 1e-15);
     assert!(max_abs_diff(&v, &array![1.0 - 1.0 / 1.5, 1.0 - e * e / 1.5]) < 1e-15);
     assert!((gp.information_gain() - 0.5 * (1.0f64 + 2.0).ln()).abs() < 1e-15);
+    assert!((gp.alpha().unwrap()[0] - 1.0 / 1.5).abs() < 1e-15);
+    assert!((gp.beta()[0] - 1.0 / 1.5f64.sqrt()).abs() < 1e-15);
 }
 
 #[test]

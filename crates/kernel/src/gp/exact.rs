@@ -11,10 +11,11 @@ use crate::linalg::Cholesky;
 /// and conventions), updated one observation at a time.
 ///
 /// [`ExactGp::observe`] extends the Cholesky factor `L_t` of `K_t + lambda I` by one row and
-/// column in O(t^2) (instead of an O(t^3) refactorisation) and refreshes
-/// `alpha_t = (K_t + lambda I)^{-1} y_t` with two triangular solves, also O(t^2).
-/// [`ExactGp::predict`] at `n` points then costs O(n t^2) (one triangular solve with `n`
-/// right-hand sides) plus the `n t` kernel evaluations.
+/// column in O(t^2) (one triangular solve, instead of an O(t^3) refactorisation) and appends one
+/// entry to `beta_t = L_t^{-1} y_t` in O(t) (forward substitution only adds a row).
+/// [`ExactGp::predict`] at `n` points then computes `V = L_t^{-1} K_t(xs)^T` (one triangular
+/// solve with `n` right-hand sides, O(n t^2)) plus the `n t` kernel evaluations, and returns
+/// `mu = V^T beta_t` and `sigma^2 = k(x, x) - |V_x|^2`.
 #[derive(Debug, Clone)]
 pub struct ExactGp<K: Kernel> {
     kernel: K,
@@ -24,7 +25,8 @@ pub struct ExactGp<K: Kernel> {
     xs: Vec<f64>,
     ys: Vec<f64>,
     chol: Cholesky,
-    alpha: Array1<f64>,
+    /// `beta_t = L_t^{-1} y_t`.
+    beta: Vec<f64>,
 }
 
 impl<K: Kernel> ExactGp<K> {
@@ -39,7 +41,7 @@ impl<K: Kernel> ExactGp<K> {
             xs: Vec::new(),
             ys: Vec::new(),
             chol: Cholesky::empty(),
-            alpha: Array1::zeros(0),
+            beta: Vec::new(),
         })
     }
 
@@ -70,16 +72,11 @@ impl<K: Kernel> ExactGp<K> {
         gp.input_dim = Some(x.ncols());
         gp.xs = x.iter().copied().collect();
         gp.ys = y.to_vec();
-        gp.refresh_alpha()?;
+        gp.beta = gp.chol.solve_lower(y)?.to_vec();
         Ok(gp)
     }
 
-    fn refresh_alpha(&mut self) -> Result<(), KernelError> {
-        self.alpha = self.chol.solve(ArrayView1::from(&self.ys[..]))?;
-        Ok(())
-    }
-
-    /// Add the observation `(x, y)`: O(t^2) (Cholesky extension plus two triangular solves).
+    /// Add the observation `(x, y)`: O(t^2) for the Cholesky extension, O(t) for `beta`.
     ///
     /// Errors (and leaves the posterior unchanged) on a non-finite `x` or `y`, a point of the
     /// wrong dimension, or a numerically singular extension.
@@ -98,10 +95,15 @@ impl<K: Kernel> ExactGp<K> {
         let kt = self.k_t(x);
         let c = self.kernel.value_unchecked(x, x) + self.lambda;
         self.chol.extend(kt.view(), c)?;
+        // New row of L: [w^T, d]; beta_{t+1} = (y - w^T beta_t) / d.
+        let t = self.len();
+        let l = self.chol.factor_ref();
+        let wb: f64 = (0..t).map(|j| l[(t, j)] * self.beta[j]).sum();
+        self.beta.push((y - wb) / l[(t, t)]);
         self.input_dim = Some(x.len());
         self.xs.extend(x.iter().copied());
         self.ys.push(y);
-        self.refresh_alpha()
+        Ok(())
     }
 
     /// `k_t(x) = [k(x_1, x), ..., k(x_t, x)]` for a validated `x`.
@@ -157,8 +159,8 @@ impl<K: Kernel> ExactGp<K> {
         if self.is_empty() {
             return Ok((Array1::zeros(xs.nrows()), prior));
         }
-        let (kx, v) = self.cross_and_v(xs)?;
-        let mean = kx.t().dot(&self.alpha);
+        let (_, v) = self.cross_and_v(xs)?;
+        let mean = v.t().dot(&ArrayView1::from(&self.beta[..]));
         let reduction = v.mapv(|a| a * a).sum_axis(Axis(0));
         let var = (&prior - &reduction).mapv(|s| s.max(0.0));
         Ok((mean, var))
@@ -177,8 +179,8 @@ impl<K: Kernel> ExactGp<K> {
         if self.is_empty() {
             return Ok((Array1::zeros(xs.nrows()), prior));
         }
-        let (kx, v) = self.cross_and_v(xs)?;
-        let mean = kx.t().dot(&self.alpha);
+        let (_, v) = self.cross_and_v(xs)?;
+        let mean = v.t().dot(&ArrayView1::from(&self.beta[..]));
         let mut cov = &prior - &v.t().dot(&v);
         let n = cov.nrows();
         for i in 0..n {
@@ -224,9 +226,15 @@ impl<K: Kernel> ExactGp<K> {
         ArrayView1::from(&self.ys[..])
     }
 
-    /// `alpha_t = (K_t + lambda I)^{-1} y_t`, so that `mu_t(x) = k_t(x)^T alpha_t`.
-    pub fn alpha(&self) -> ArrayView1<'_, f64> {
-        self.alpha.view()
+    /// `alpha_t = (K_t + lambda I)^{-1} y_t`, so that `mu_t(x) = k_t(x)^T alpha_t`
+    /// (two O(t^2) triangular solves per call).
+    pub fn alpha(&self) -> Result<Array1<f64>, KernelError> {
+        self.chol.solve(ArrayView1::from(&self.ys[..]))
+    }
+
+    /// `beta_t = L_t^{-1} y_t` with `L_t` the Cholesky factor of `K_t + lambda I`.
+    pub fn beta(&self) -> ArrayView1<'_, f64> {
+        ArrayView1::from(&self.beta[..])
     }
 
     /// The Cholesky factor of `K_t + lambda I`.

@@ -9,10 +9,22 @@ use crate::error::{KernelError, ensure_finite};
 /// The lower Cholesky factor `L` of a symmetric positive-definite matrix `A = L L^T`, stored
 /// column-major, which can be extended by one row and column in O(n^2) (the incremental GP
 /// posterior adds one observation per round this way instead of refactorising in O(n^3)).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Cholesky {
     l: Mat<f64>,
     capacity: usize,
+}
+
+impl Clone for Cholesky {
+    /// Clones keep the spare capacity, so that extending a clone stays O(n^2).
+    fn clone(&self) -> Self {
+        let mut l = self.l.clone();
+        l.reserve(self.capacity, self.capacity);
+        Self {
+            l,
+            capacity: self.capacity,
+        }
+    }
 }
 
 impl Default for Cholesky {
