@@ -41,6 +41,31 @@ pub fn dyadic(x: f64) -> Option<(BigUint, BigUint)> {
     }
 }
 
+/// The exact value of a finite `x` as `(m, e)` with `x = m 2^e` (`m` a signed integer with at
+/// most 53 bits); `None` for non-finite `x`.
+pub fn signed_dyadic(x: f64) -> Option<(BigInt, i64)> {
+    if !x.is_finite() {
+        return None;
+    }
+    let bits = x.to_bits();
+    let exp_field = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (mantissa, exponent) = if exp_field == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp_field - 1075)
+    };
+    let sign = if x.is_sign_negative() && mantissa != 0 {
+        Sign::Minus
+    } else {
+        Sign::Plus
+    };
+    Some((
+        BigInt::from_biguint(sign, BigUint::from(mantissa)),
+        exponent,
+    ))
+}
+
 /// A uniform integer in `[0, n)`, `n >= 1`, by rejection on `bits(n - 1)` random bits (fewer
 /// than two draws on average).
 pub fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {

@@ -84,7 +84,16 @@ impl Grid {
         let k = excess.log2().floor() as i32;
         // Guard against log2 rounding up at exact powers of two.
         let k = if 2f64.powi(k) > excess { k - 1 } else { k };
-        Self::new(k.clamp(-1000, 1000))
+        if k < -1000 {
+            // A finer grid than 2^-1000 is not supported; a coarser one would break the slack.
+            return Err(PrivacyError::OutOfRange {
+                name: "sensitivity / dimension",
+                value: sensitivity,
+                reason: "too small for the hardened grid (width below 2^-1000)",
+            });
+        }
+        // A finer grid than needed only shrinks the excess.
+        Self::new(k.min(1000))
     }
 
     /// The grid point nearest to `x`, as an integer multiple of the width (exact: dividing by a

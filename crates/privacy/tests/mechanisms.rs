@@ -169,6 +169,12 @@ fn exponential_mechanism_law_and_power() {
     );
     let f = freq(&ExponentialMechanism::new(2.2, 1.0).unwrap(), 6);
     assert!(f.iter().zip(&p).any(|(a, b)| (a - b).abs() > thr), "power");
+    // Extreme and mixed exponents: exact arithmetic, no overflow.
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    for _ in 0..200 {
+        assert_eq!(m.select(&[1e300, 0.0, -1e300], &mut rng).unwrap(), 0);
+        assert!(m.select(&[1e-300, -5e-324, 0.0], &mut rng).unwrap() < 3);
+    }
     assert!(m.select(&[], &mut ChaCha20Rng::seed_from_u64(0)).is_err());
     assert!(
         m.select(&[f64::NAN], &mut ChaCha20Rng::seed_from_u64(0))

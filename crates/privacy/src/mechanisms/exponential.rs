@@ -1,8 +1,7 @@
 //! The exponential mechanism over a finite set (McSherry & Talwar 2007), sampled exactly.
 
-use num_bigint::{BigInt, BigUint};
-use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_bigint::BigInt;
+use num_traits::Zero;
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
@@ -148,36 +147,40 @@ impl ExponentialMechanism {
         utilities: &[f64],
         rng: &mut R,
     ) -> Result<usize, PrivacyError> {
-        let to_q = |x: f64| {
-            BigRational::from_float(x).ok_or(PrivacyError::NonFinite {
-                what: "utility",
-                value: x,
-            })
+        // Exact dyadic arithmetic: u_i = m_i 2^(e_i). With e_min = min_i e_i, U_i = u_i 2^-e_min
+        // is an integer, and x_i = eps (u_max - u_i) / (2 Delta_u)
+        //   = m_eps (U_max - U_i) 2^(e_eps + e_min - e_Delta - 1) / m_Delta   (exact, unreduced).
+        // Zeros do not constrain the exponent (their mantissa is 0); utilities were checked finite.
+        let e_min = utilities
+            .iter()
+            .filter(|&&u| u != 0.0)
+            .filter_map(|&u| exact::signed_dyadic(u).map(|d| d.1))
+            .min()
+            .unwrap_or(0);
+        let scaled = |u: f64| -> BigInt {
+            let (m, e) = exact::signed_dyadic(u).unwrap_or((BigInt::zero(), 0));
+            m << ((e - e_min) as usize)
         };
-        let us: Vec<BigRational> = utilities
-            .iter()
-            .map(|&u| to_q(u))
-            .collect::<Result<_, _>>()?;
-        let umax = us
-            .iter()
-            .max()
-            .cloned()
-            .unwrap_or_else(|| BigRational::from_integer(BigInt::zero()));
-        let c = to_q(self.epsilon.get())?
-            / (to_q(self.sensitivity.get())? * BigRational::from_integer(BigInt::from(2)));
-        let xs: Vec<(BigUint, BigUint)> = us
-            .iter()
-            .map(|u| {
-                let x = (&umax - u) * &c;
-                let x = x.abs();
-                (x.numer().magnitude().clone(), x.denom().magnitude().clone())
-            })
-            .collect();
-        let n = xs.len() as u64;
+        let imax = (0..utilities.len())
+            .max_by(|&a, &b| utilities[a].total_cmp(&utilities[b]))
+            .unwrap_or(0);
+        let u_max = scaled(utilities[imax]);
+        let (m_eps, e_eps) = exact::signed_dyadic(self.epsilon.get())
+            .ok_or(PrivacyError::InvalidEpsilon(self.epsilon.get()))?;
+        let (m_del, e_del) = exact::signed_dyadic(self.sensitivity.get())
+            .ok_or(PrivacyError::InvalidSensitivity(self.sensitivity.get()))?;
+        let (m_eps, m_del) = (m_eps.magnitude().clone(), m_del.magnitude().clone());
+        let shift = e_eps + e_min - e_del - 1;
+        let n = utilities.len() as u64;
         loop {
             let i = exact::uniform_below_u64(n, rng) as usize;
-            let (num, den) = &xs[i];
-            if exact::bernoulli_exp_neg(num, den, rng) {
+            let diff = (&u_max - scaled(utilities[i])).magnitude() * &m_eps;
+            let (num, den) = if shift >= 0 {
+                (diff << (shift as usize), m_del.clone())
+            } else {
+                (diff, &m_del << ((-shift) as usize))
+            };
+            if exact::bernoulli_exp_neg(&num, &den, rng) {
                 return Ok(i);
             }
         }

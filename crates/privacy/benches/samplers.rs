@@ -1,0 +1,64 @@
+//! Criterion benches: cost per sample of the hardened and textbook samplers, of the exact
+//! exponential mechanism, and of the accountants.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use privacy::accountant::rdp::paper_preset_epsilon;
+use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
+use privacy::mechanisms::ExponentialMechanism;
+use privacy::sampler::{Grid, Hardened, NoiseSampler, Norm, Textbook};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+fn samplers(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(0);
+    let grid = Grid::for_sensitivity(1.0, 1, Norm::L2).expect("valid grid");
+    c.bench_function("hardened laplace (b = 1, grid 2^-20)", |b| {
+        b.iter(|| Hardened.perturb_laplace(black_box(0.3), 1.0, grid, &mut rng))
+    });
+    c.bench_function("hardened gaussian (sigma = 1, grid 2^-20)", |b| {
+        b.iter(|| Hardened.perturb_gaussian(black_box(0.3), 1.0, grid, &mut rng))
+    });
+    c.bench_function("textbook laplace", |b| {
+        b.iter(|| Textbook::laplace(black_box(1.0), &mut rng))
+    });
+    c.bench_function("textbook gaussian", |b| {
+        b.iter(|| Textbook::gaussian(black_box(1.0), &mut rng))
+    });
+    c.bench_function("hardened uniform", |b| {
+        b.iter(|| Hardened.uniform(&mut rng))
+    });
+    let u: Vec<f64> = (0..100).map(|i| (i as f64 * 0.37).sin()).collect();
+    let m = ExponentialMechanism::new(1.0, 1.0).expect("valid mechanism");
+    c.bench_function("exponential mechanism, exact, 100 candidates", |b| {
+        b.iter(|| m.select(black_box(&u), &mut rng))
+    });
+}
+
+fn accountants(c: &mut Criterion) {
+    let delta = 200f64.powf(-1.1);
+    c.bench_function("rdp paper preset (q = 0.25, z = 1, T = 40)", |b| {
+        b.iter(|| paper_preset_epsilon(black_box(0.25), 1.0, 40, delta))
+    });
+    let mut g = c.benchmark_group("pld");
+    g.sample_size(10);
+    g.bench_function("pld (q = 0.25, z = 1, T = 40, h = 1e-3)", |b| {
+        b.iter(|| {
+            subsampled_gaussian_pld_epsilon(
+                black_box(0.25),
+                1.0,
+                40,
+                delta,
+                PldSettings {
+                    bin_width: 1e-3,
+                    tail_mass: 1e-20,
+                },
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, samplers, accountants);
+criterion_main!(benches);
