@@ -44,7 +44,7 @@ pub struct MomaParams {
 }
 
 /// The default scale of the MoMA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.01;
+pub const DEFAULT_BETA_SCALE: f64 = 0.03;
 
 /// The default scale of the epoch length: `k = ceil(ln(4eT/delta))`, 1/24 of Theorem 4's
 /// (which leaves 3 epochs at `T = 1000`; see `docs/ldp-bo.md`, "Defaults").

@@ -1,0 +1,144 @@
+//! Bad input gives a typed error, never a panic.
+
+use std::sync::Arc;
+
+use bandit::agent::Agent;
+use kernel::{Kernel, SquaredExponential};
+use ldp_bo::{
+    AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, TgpParams, TgpUcb,
+};
+use ndarray::Array2;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+fn arms() -> Array2<f64> {
+    Array2::from_shape_fn((5, 1), |(i, _)| i as f64 / 4.0)
+}
+
+fn k() -> Arc<dyn Kernel> {
+    Arc::new(SquaredExponential::isotropic(0.2).unwrap())
+}
+
+#[test]
+fn curator_parameters() {
+    assert!(matches!(
+        CtlCurator::new(0.0, 1.0, 1.0),
+        Err(LdpBoError::Privacy(_))
+    ));
+    assert!(matches!(
+        CtlCurator::new(-1.0, 1.0, 1.0),
+        Err(LdpBoError::Privacy(_))
+    ));
+    assert!(matches!(
+        CtlCurator::new(1.0, -1.0, 1.0),
+        Err(LdpBoError::Privacy(_))
+    ));
+    assert!(matches!(
+        CtlCurator::new(1.0, 1.0, -0.5),
+        Err(LdpBoError::Privacy(_))
+    ));
+    assert!(matches!(
+        CtlCurator::new(f64::NAN, 1.0, 1.0),
+        Err(LdpBoError::Privacy(_))
+    ));
+}
+
+#[test]
+fn horizon_zero_and_empty_arm_sets() {
+    let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
+    assert!(matches!(
+        AtaGpUcb::private(k(), arms().view(), &c, AtaParams::new(0)),
+        Err(LdpBoError::ZeroCount { .. })
+    ));
+    assert!(matches!(
+        MomaGpUcb::private(k(), arms().view(), &c, MomaParams::new(0)),
+        Err(LdpBoError::ZeroCount { .. })
+    ));
+    let empty = Array2::<f64>::zeros((0, 1));
+    assert!(matches!(
+        TgpUcb::private(k(), empty.view(), &c, TgpParams::default()),
+        Err(LdpBoError::EmptyArmSet)
+    ));
+    assert!(matches!(
+        AtaGpUcb::private(k(), empty.view(), &c, AtaParams::new(10)),
+        Err(LdpBoError::EmptyArmSet)
+    ));
+    assert!(matches!(
+        MomaGpUcb::private(k(), empty.view(), &c, MomaParams::new(10)),
+        Err(LdpBoError::EmptyArmSet)
+    ));
+}
+
+#[test]
+fn negative_bound_in_the_non_private_versions() {
+    assert!(
+        TgpUcb::heavy_tailed(k(), arms().view(), -1.0, 1.0, 2.0, TgpParams::default()).is_err()
+    );
+    assert!(AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, AtaParams::new(10)).is_err());
+    assert!(
+        MomaGpUcb::heavy_tailed(k(), arms().view(), 1.0, 1.0, -3.0, MomaParams::new(10)).is_err()
+    );
+}
+
+#[test]
+fn nan_reward_and_protocol_errors() {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let a = arms();
+    let mut tgp = TgpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, TgpParams::default()).unwrap();
+    assert!(matches!(tgp.observe(1.0), Err(LdpBoError::Protocol(_))));
+    tgp.select(a.view(), &mut rng).unwrap();
+    assert!(matches!(
+        tgp.observe(f64::NAN),
+        Err(LdpBoError::NonFinite { .. })
+    ));
+    let mut ata = AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap();
+    ata.select(a.view(), &mut rng).unwrap();
+    assert!(matches!(
+        ata.observe(f64::INFINITY),
+        Err(LdpBoError::NonFinite { .. })
+    ));
+    let mut moma =
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap();
+    moma.select(a.view(), &mut rng).unwrap();
+    assert!(matches!(
+        moma.select(a.view(), &mut rng),
+        Err(LdpBoError::Protocol(_))
+    ));
+    assert!(matches!(
+        moma.observe(f64::NAN),
+        Err(LdpBoError::NonFinite { .. })
+    ));
+    // A decision set other than the learner's arms is refused.
+    let other = Array2::from_shape_fn((5, 1), |(i, _)| i as f64);
+    assert!(tgp.select(other.view(), &mut rng).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Constructors never panic, whatever the numbers.
+    #[test]
+    fn constructors_never_panic(
+        eps in prop::num::f64::ANY,
+        b in prop::num::f64::ANY,
+        r in prop::num::f64::ANY,
+        lambda in prop::num::f64::ANY,
+        delta in prop::num::f64::ANY,
+        scale in prop::num::f64::ANY,
+        horizon in 0u64..5,
+    ) {
+        let _ = CtlCurator::new(eps, b, r);
+        if let Ok(c) = CtlCurator::new(eps, b, r) {
+            let tp = TgpParams { lambda, delta, beta_scale: scale, ..TgpParams::default() };
+            let _ = TgpUcb::private(k(), arms().view(), &c, tp);
+            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::new(horizon) };
+            let _ = AtaGpUcb::private(k(), arms().view(), &c, ap);
+            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::new(horizon) };
+            let _ = MomaGpUcb::private(k(), arms().view(), &c, mp);
+        }
+        let _ = TgpUcb::heavy_tailed(k(), arms().view(), b, r, eps, TgpParams::default());
+        let _ = ldp_bo::schedule::TgpSchedule::new(b, r, eps, lambda, delta);
+        let _ = ldp_bo::schedule::MomaSchedule::new(b, r, eps, lambda, delta, horizon, scale);
+    }
+}
