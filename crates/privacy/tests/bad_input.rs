@@ -109,6 +109,34 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Extreme but valid parameters and inputs: a result (finite output) or a typed error,
+    /// never a panic.
+    #[test]
+    fn extreme_finite_values_never_panic(
+        e in prop_oneof![Just(1e-300), Just(1e300), 1e-6..1e6f64],
+        s in prop_oneof![Just(1e-300), Just(1e300), 1e-6..1e6f64],
+        x in prop_oneof![Just(1e300), Just(-1e300), Just(5e-324), -1e6..1e6f64],
+    ) {
+        let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(1);
+        if let Ok(y) = LaplaceMechanism::new(e, s).and_then(|m| m.release_scalar(x, &mut rng)) {
+            prop_assert!(!y.is_nan());
+        }
+        if let Ok(y) = GaussianMechanism::zcdp(e, s).and_then(|m| m.release_scalar(x, &mut rng)) {
+            prop_assert!(!y.is_nan());
+        }
+        if let Ok(i) = ExponentialMechanism::new(e, s).and_then(|m| m.select(&[x, 0.0, -x], &mut rng)) {
+            prop_assert!(i < 3);
+        }
+        let _ = analytic_sigma(e, 1e-5, s);
+        let _ = node_sigma(1 << 20, e, 1e-9, s, ZcdpConversion::Cks);
+        let _ = zcdp_to_epsilon(e, 1e-5, ZcdpConversion::Cks);
+        let _ = subsampled_gaussian_epsilon(0.5, s.clamp(1e-3, 1e3), 1000, 1e-5, &[1.5, 2.0, 40.5], RdpConversion::Improved);
+    }
+}
+
 #[test]
 fn zero_counts() {
     assert!(matches!(
@@ -132,5 +160,16 @@ fn zero_counts() {
     assert!(
         GaussianMechanism::zcdp(1.0, 0.0).is_err(),
         "zero sensitivity has no noise scale"
+    );
+}
+
+#[test]
+fn pld_refuses_grids_that_do_not_fit() {
+    // A tiny noise multiplier over many steps: a typed error, not an allocation failure.
+    assert!(
+        subsampled_gaussian_pld_epsilon(0.5, 0.05, 100_000, 1e-5, PldSettings::default()).is_err()
+    );
+    assert!(
+        subsampled_gaussian_pld_epsilon(0.5, 1.0, 100_000, 1e-5, PldSettings::default()).is_err()
     );
 }

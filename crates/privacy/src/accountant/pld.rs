@@ -353,6 +353,13 @@ pub fn subsampled_gaussian_pld_epsilon(
             normal,
         };
         let pess = law.discretise(h, tail, true)?;
+        // The composed law has steps * (bins - 1) + 1 entries; cap the FFT at 2^26 points (1 GiB).
+        let composed = (steps as u128) * (pess.masses.len() as u128 - 1) + 1;
+        if composed > 1u128 << 26 {
+            return Err(PrivacyError::Calibration(format!(
+                "PLD: the composed loss grid has {composed} points (max 2^26); increase the bin width"
+            )));
+        }
         let (c, allowance) = compose(&pess, steps as usize);
         eps[i] = epsilon_of(&c, h, d, allowance);
         let optimistic = law.discretise(h, tail, false)?;
