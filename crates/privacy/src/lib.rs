@@ -14,5 +14,9 @@ pub mod sampler;
 
 pub use claim::{Guarantee, PrivacyClaim, TrustModel};
 pub use error::PrivacyError;
+pub use mechanisms::{
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
+    SubsampledGaussian, TreeAggregation,
+};
 pub use params::{Delta, Epsilon, Mu, NoiseMultiplier, NoiseScale, Rho, SamplingRate, Sensitivity};
 pub use sampler::{Grid, Hardened, NoiseSampler, Sampler, Textbook};
