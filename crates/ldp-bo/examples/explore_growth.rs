@@ -24,7 +24,10 @@ fn main() {
     };
     let source = Source::load(problem, &bandit::dataset::default_data_dir()).unwrap();
     let t0 = Instant::now();
-    let p = AlgorithmParams::new(tmax as u64);
+    let mut p = AlgorithmParams::new(tmax as u64);
+    if let Some(s) = args.get(6) {
+        p.moma.beta_scale = s.parse().unwrap();
+    }
     let r = run(
         &source,
         setting,

@@ -29,7 +29,8 @@ pub struct AtaParams {
     pub accuracy: f64,
     /// Multiplies `q = 6 rho ln(4T/delta)/e^2` of Theorem 2.
     pub q_scale: f64,
-    /// Multiplies the width `beta_t` of Theorem 2.
+    /// Multiplies the concentration term `4 sqrt(ln(4 m T/delta) v m/lambda)` of the width of
+    /// Theorem 2 (its bias term `B(1 + 1/sqrt(1-e))` is kept).
     pub beta_scale: f64,
 }
 

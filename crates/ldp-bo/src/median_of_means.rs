@@ -48,19 +48,19 @@ pub fn median_of_means(
     }
     // dist[j][s] = ||theta_j - theta_s||_V, computed from the difference (not from the Gram of
     // the thetas) so that nearly equal estimates do not lose precision.
-    let mut dist = vec![vec![0.0; k]; k];
+    let mut dist = ndarray::Array2::<f64>::zeros((k, k));
     let mut diff = Array1::zeros(m);
     for j in 0..k {
         for s in (j + 1)..k {
             diff.assign(&(&thetas.row(j) - &thetas.row(s)));
             let q = diff.dot(&v.dot(&diff)).max(0.0).sqrt();
-            dist[j][s] = q;
-            dist[s][j] = q;
+            dist[[j, s]] = q;
+            dist[[s, j]] = q;
         }
     }
     let mut medians = Array1::zeros(k);
     for j in 0..k {
-        let mut others: Vec<f64> = (0..k).filter(|&s| s != j).map(|s| dist[j][s]).collect();
+        let mut others: Vec<f64> = (0..k).filter(|&s| s != j).map(|s| dist[[j, s]]).collect();
         medians[j] = median(&mut others);
     }
     let mut chosen = 0;

@@ -37,7 +37,8 @@ pub struct MomaParams {
     pub accuracy: f64,
     /// Multiplies `q = 6 rho ln(4T/delta)/e^2`.
     pub q_scale: f64,
-    /// Multiplies the width `beta_n` of Theorem 4.
+    /// Multiplies the concentration term `3 lambda^(-1/2) (9 m c)^(1/(1+a)) n^(...)` of the width
+    /// of Theorem 4 (its bias term `B(1 + 1/sqrt(1-e))` is kept).
     pub beta_scale: f64,
     /// The epoch length `k`.
     pub epoch_length: EpochLength,

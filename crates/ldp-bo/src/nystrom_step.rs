@@ -141,7 +141,7 @@ mod tests {
         // theta = V^-1 Phi^T y.
         let mut phity = Array1::zeros(step.dim());
         for (&a, &y) in plays.iter().zip(&ys) {
-            phity = phity + &step.features.row(a).mapv(|v| v * y);
+            phity += &step.features.row(a).mapv(|v| v * y);
         }
         let theta = step.v_inv.dot(&phity);
         let prior = Array1::ones(12);

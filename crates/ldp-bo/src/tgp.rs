@@ -23,8 +23,8 @@ pub struct TgpParams {
     pub lambda: f64,
     /// Confidence `delta` of the width `beta_t` (line 5).
     pub delta: f64,
-    /// Multiplies the width `beta_t` of line 5 (1 = the theorem's width; see
-    /// `docs/ldp-bo.md`, "Defaults").
+    /// Multiplies the concentration terms of the width `beta_t` of line 5, i.e. everything but
+    /// its leading `B` (1 = the theorem's width; see `docs/ldp-bo.md`, "Defaults").
     pub beta_scale: f64,
     /// Where `gamma_{t-1}` of line 5 comes from.
     pub gamma: GammaSource,
@@ -86,6 +86,14 @@ impl TgpVariant {
         match self {
             Self::Private(s) => s.beta(t, gamma_prev),
             Self::HeavyTailed(s) => s.beta(t, gamma_prev),
+        }
+    }
+
+    /// The function-norm term of the width, `B`, which the scale leaves alone.
+    fn bias(&self) -> f64 {
+        match self {
+            Self::Private(s) => s.b,
+            Self::HeavyTailed(s) => s.b,
         }
     }
 }
@@ -181,14 +189,16 @@ impl<K: Kernel, M> TgpUcb<K, M> {
         self.last_beta
     }
 
-    /// `beta_t` (line 5, times the scale) for the round about to be played.
+    /// `beta_t` (line 5) for the round about to be played, with its concentration terms
+    /// multiplied by the scale: `B + scale (beta_t - B)`.
     fn width(&self) -> f64 {
         let t = self.gp.len() as u64 + 1;
         let gamma = match self.params.gamma {
             GammaSource::Realised => self.gp.information_gain(),
             GammaSource::Fixed(g) => g,
         };
-        self.params.beta_scale * self.variant.beta(t, gamma)
+        let bias = self.variant.bias();
+        bias + self.params.beta_scale * (self.variant.beta(t, gamma) - bias)
     }
 }
 

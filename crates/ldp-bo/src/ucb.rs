@@ -57,7 +57,7 @@ pub(crate) fn ucb_argmax<R: Rng + ?Sized>(
             best = score;
             choice = i;
             ties = 1;
-        } else if score == best {
+        } else if is_tie(score, best) {
             // Reservoir sampling over the tied arms: each is chosen with probability 1/ties.
             ties += 1;
             if rng.random_range(0..ties) == 0 {
@@ -66,6 +66,13 @@ pub(crate) fn ucb_argmax<R: Rng + ?Sized>(
         }
     }
     choice
+}
+
+/// Exact equality on purpose: only scores that are bit-for-bit equal (such as the prior's in
+/// the first round) are ties; near-equal scores are ordered as computed.
+#[allow(clippy::float_cmp)]
+fn is_tie(a: f64, b: f64) -> bool {
+    a == b
 }
 
 /// Check a message value.

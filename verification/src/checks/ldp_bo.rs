@@ -298,10 +298,7 @@ fn sweep(ctx: &Context, id: &str, algorithm: Algorithm, seeds_quick: usize) -> R
     let r = privacy_sweep(regret, &epsilons, seeds, 1.0, ALPHA, ctx.seed_for(id)).map_err(e)?;
     let name = algorithm.name(Setting::Ldp { epsilon: 1.0 });
     let decreasing = r.mean.windows(2).all(|w| w[1] <= w[0] * 1.05);
-    let verdict = match r.verdict {
-        Verdict::Fail => Verdict::Fail,
-        v => v,
-    };
+    let verdict = r.verdict;
     let measured = format!(
         "{}: exponent k of R_T ~ eps^-k = {:.3}, interval [{:.3}, {:.3}]; mean R_T at eps {:?}: {:?}; mean regret non-increasing in eps (5% slack): {decreasing}",
         r.verdict.to_string().to_uppercase(),
