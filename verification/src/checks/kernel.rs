@@ -12,8 +12,9 @@ use kernel::features::gauss_hermite;
 use kernel::information_gain::{exact_max_information_gain, greedy_information_gain};
 use kernel::linalg::{PINV_RCOND, psd_sqrt};
 use kernel::{
-    ExactGp, FeatureMap, Kernel, KernelError, Lengthscales, Matern, MaternNu, NystromEmbedding, Precomputed,
-    QuadratureFourierFeatures, RandomFourierFeatures, SquaredExponential, WeightSpaceGp,
+    ExactGp, FeatureMap, Kernel, KernelError, Lengthscales, Matern, MaternNu, NystromEmbedding,
+    Precomputed, QuadratureFourierFeatures, RandomFourierFeatures, SquaredExponential,
+    WeightSpaceGp,
 };
 use ndarray::{Array1, Array2, ArrayView2, array};
 use rand::{RngExt, SeedableRng};
@@ -27,16 +28,46 @@ use crate::report::CheckKind;
 /// The checks of this area, in the order they run.
 pub fn checks() -> Vec<Check> {
     vec![
-        Check { id: "kernel/qff/se-1d-grid", run: qff_1d_grid },
-        Check { id: "kernel/qff/se-2d-theorem-2", run: qff_2d_theorem_2 },
-        Check { id: "kernel/qff/half-grid-2d-flagged", run: qff_half_grid_flagged },
-        Check { id: "kernel/rff/error-rate", run: rff_error_rate },
-        Check { id: "kernel/rff/wrong-lengthscale-flagged", run: rff_wrong_lengthscale_flagged },
-        Check { id: "kernel/gp/incremental-equals-scratch", run: gp_incremental },
-        Check { id: "kernel/gp/weight-space-equals-function-space", run: gp_weight_space },
-        Check { id: "kernel/nystrom/reconstruction", run: nystrom_reconstruction },
-        Check { id: "kernel/information-gain/greedy-vs-exact", run: greedy_vs_exact },
-        Check { id: "kernel/errors/typed", run: typed_errors },
+        Check {
+            id: "kernel/qff/se-1d-grid",
+            run: qff_1d_grid,
+        },
+        Check {
+            id: "kernel/qff/se-2d-theorem-2",
+            run: qff_2d_theorem_2,
+        },
+        Check {
+            id: "kernel/qff/half-grid-2d-flagged",
+            run: qff_half_grid_flagged,
+        },
+        Check {
+            id: "kernel/rff/error-rate",
+            run: rff_error_rate,
+        },
+        Check {
+            id: "kernel/rff/wrong-lengthscale-flagged",
+            run: rff_wrong_lengthscale_flagged,
+        },
+        Check {
+            id: "kernel/gp/incremental-equals-scratch",
+            run: gp_incremental,
+        },
+        Check {
+            id: "kernel/gp/weight-space-equals-function-space",
+            run: gp_weight_space,
+        },
+        Check {
+            id: "kernel/nystrom/reconstruction",
+            run: nystrom_reconstruction,
+        },
+        Check {
+            id: "kernel/information-gain/greedy-vs-exact",
+            run: greedy_vs_exact,
+        },
+        Check {
+            id: "kernel/errors/typed",
+            run: typed_errors,
+        },
     ]
 }
 
@@ -53,17 +84,28 @@ fn uniform_points(n: usize, d: usize, r: &mut ChaCha20Rng) -> Array2<f64> {
 }
 
 fn max_abs_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
-    a.iter().zip(b.iter()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+    a.iter()
+        .zip(b.iter())
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
 }
 
 fn max_abs_diff1(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
-    a.iter().zip(b.iter()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+    a.iter()
+        .zip(b.iter())
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// `max |K - Phi Phi^T|` of a feature map on the rows of `x`.
-fn feature_gram_error<K: Kernel, F: FeatureMap>(k: &K, f: &F, x: ArrayView2<'_, f64>) -> Result<f64, String> {
+fn feature_gram_error<K: Kernel, F: FeatureMap>(
+    k: &K,
+    f: &F,
+    x: ArrayView2<'_, f64>,
+) -> Result<f64, String> {
     let phi = f.map_batch(x).map_err(e)?;
-    Ok(max_abs_diff(k.gram(x).map_err(e)?.view(), phi.dot(&phi.t()).view()))
+    Ok(max_abs_diff(
+        k.gram(x).map_err(e)?.view(),
+        phi.dot(&phi.t()).view(),
+    ))
 }
 
 fn qff_1d_grid(_ctx: &Context) -> Result<Outcome, String> {
@@ -74,9 +116,15 @@ fn qff_1d_grid(_ctx: &Context) -> Result<Outcome, String> {
     let err = feature_gram_error(&k, &q, x.view())?;
     Ok(Outcome::new(
         CheckKind::Accuracy,
-        format!("QFF of the SE kernel, l = {l}, d = 1, mbar = {mbar} (m = {} features)", q.dim()),
+        format!(
+            "QFF of the SE kernel, l = {l}, d = 1, mbar = {mbar} (m = {} features)",
+            q.dim()
+        ),
         format!("max |K - Phi Phi^T| <= {tol:e} over {n} equispaced points on [0, 1]"),
-        format!("max |K - Phi Phi^T| = {err:.3e} (Theorem 2 bound {:.3e})", q.error_bound()),
+        format!(
+            "max |K - Phi Phi^T| = {err:.3e} (Theorem 2 bound {:.3e})",
+            q.error_bound()
+        ),
         verdict(err <= tol),
     )
     .value("max_abs_error", err)
@@ -95,7 +143,12 @@ fn half_grid_gram(x: ArrayView2<'_, f64>, ls: &[f64], mbar: usize) -> Result<Arr
         .iter()
         .zip(rule.weights.iter())
         .filter(|(t, _)| **t >= 0.0)
-        .map(|(&t, &w)| (std::f64::consts::SQRT_2 * t, if t > 0.0 { 2.0 * w } else { w } / sqrt_pi))
+        .map(|(&t, &w)| {
+            (
+                std::f64::consts::SQRT_2 * t,
+                if t > 0.0 { 2.0 * w } else { w } / sqrt_pi,
+            )
+        })
         .collect();
     let d = x.ncols();
     let grid = half.len().pow(d as u32);
@@ -126,8 +179,11 @@ const QFF_2D_MBARS: [usize; 5] = [8, 12, 16, 20, 24];
 fn qff_2d_theorem_2(ctx: &Context) -> Result<Outcome, String> {
     let n = ctx.mode.pick(200, 600);
     let x = uniform_points(n, 2, &mut rng(ctx.seed_for("kernel/qff/se-2d-theorem-2")));
-    let k = SquaredExponential::new(1.0, Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?)
-        .map_err(e)?;
+    let k = SquaredExponential::new(
+        1.0,
+        Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?,
+    )
+    .map_err(e)?;
     let mut rows = Vec::new();
     let mut ok = true;
     let mut text = Vec::new();
@@ -157,18 +213,33 @@ fn qff_2d_theorem_2(ctx: &Context) -> Result<Outcome, String> {
 
 fn qff_half_grid_flagged(ctx: &Context) -> Result<Outcome, String> {
     let mbar = 20;
-    let x = uniform_points(60, 2, &mut rng(ctx.seed_for("kernel/qff/half-grid-2d-flagged")));
-    let k = SquaredExponential::new(1.0, Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?)
-        .map_err(e)?;
+    let x = uniform_points(
+        60,
+        2,
+        &mut rng(ctx.seed_for("kernel/qff/half-grid-2d-flagged")),
+    );
+    let k = SquaredExponential::new(
+        1.0,
+        Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?,
+    )
+    .map_err(e)?;
     let q = QuadratureFourierFeatures::new(&k, 2, mbar).map_err(e)?;
     let bound = q.error_bound();
-    let broken =
-        max_abs_diff(half_grid_gram(x.view(), &QFF_2D_LENGTHSCALES, mbar)?.view(), k.gram(x.view()).map_err(e)?.view());
+    let broken = max_abs_diff(
+        half_grid_gram(x.view(), &QFF_2D_LENGTHSCALES, mbar)?.view(),
+        k.gram(x.view()).map_err(e)?.view(),
+    );
     // In d = 1 the shortcut reproduces the full rule (cos is even): compare with full-grid QFF.
     let x1 = Array2::from_shape_fn((60, 1), |(i, _)| i as f64 / 59.0);
     let k1 = SquaredExponential::isotropic(QFF_2D_LENGTHSCALES[0]).map_err(e)?;
-    let phi1 = QuadratureFourierFeatures::new(&k1, 1, mbar).map_err(e)?.map_batch(x1.view()).map_err(e)?;
-    let exact_1d = max_abs_diff(half_grid_gram(x1.view(), &QFF_2D_LENGTHSCALES[..1], mbar)?.view(), phi1.dot(&phi1.t()).view());
+    let phi1 = QuadratureFourierFeatures::new(&k1, 1, mbar)
+        .map_err(e)?
+        .map_batch(x1.view())
+        .map_err(e)?;
+    let exact_1d = max_abs_diff(
+        half_grid_gram(x1.view(), &QFF_2D_LENGTHSCALES[..1], mbar)?.view(),
+        phi1.dot(&phi1.t()).view(),
+    );
     let flagged = broken > bound;
     Ok(Outcome::new(
         CheckKind::PositiveControl,
@@ -223,9 +294,13 @@ fn rff_rate(ctx: &Context, name: &str, feature_lengthscale: f64) -> Result<RateF
     }
     let log_m: Vec<f64> = ms.iter().map(|&m| (m as f64).ln()).collect();
     let fit = |idx: &[usize]| {
-        let means: Vec<f64> =
-            (0..ms.len()).map(|j| idx.iter().map(|&s| errors[s][j]).sum::<f64>() / idx.len() as f64).collect();
-        (slope(&log_m, &means.iter().map(|v| v.ln()).collect::<Vec<_>>()), means)
+        let means: Vec<f64> = (0..ms.len())
+            .map(|j| idx.iter().map(|&s| errors[s][j]).sum::<f64>() / idx.len() as f64)
+            .collect();
+        (
+            slope(&log_m, &means.iter().map(|v| v.ln()).collect::<Vec<_>>()),
+            means,
+        )
     };
     let all: Vec<usize> = (0..seeds).collect();
     let (sl, means) = fit(&all);
@@ -237,8 +312,14 @@ fn rff_rate(ctx: &Context, name: &str, feature_lengthscale: f64) -> Result<RateF
         })
         .collect();
     let mb = boots.iter().sum::<f64>() / boots.len() as f64;
-    let sd = (boots.iter().map(|b| (b - mb) * (b - mb)).sum::<f64>() / (boots.len() - 1) as f64).sqrt();
-    Ok(RateFit { ms, mean_errors: means, slope: sl, bootstrap_sd: sd })
+    let sd =
+        (boots.iter().map(|b| (b - mb) * (b - mb)).sum::<f64>() / (boots.len() - 1) as f64).sqrt();
+    Ok(RateFit {
+        ms,
+        mean_errors: means,
+        slope: sl,
+        bootstrap_sd: sd,
+    })
 }
 
 /// An upper bound on the standard normal tail `P(Z > z)`: Mills' ratio `phi(z) / z` for
@@ -302,9 +383,18 @@ fn gp_incremental(ctx: &Context) -> Result<Outcome, String> {
     let t = ctx.mode.pick(400, 1500);
     let mut r = rng(ctx.seed_for("kernel/gp/incremental-equals-scratch"));
     let x = uniform_points(t, 3, &mut r);
-    let y: Array1<f64> = x.rows().into_iter().map(|p| (5.0 * p.sum()).sin() + 0.1 * r.random::<f64>()).collect();
+    let y: Array1<f64> = x
+        .rows()
+        .into_iter()
+        .map(|p| (5.0 * p.sum()).sin() + 0.1 * r.random::<f64>())
+        .collect();
     let xs = uniform_points(200, 3, &mut r);
-    let k = Matern::new(MaternNu::FiveHalves, 1.0, Lengthscales::isotropic(0.4).map_err(e)?).map_err(e)?;
+    let k = Matern::new(
+        MaternNu::FiveHalves,
+        1.0,
+        Lengthscales::isotropic(0.4).map_err(e)?,
+    )
+    .map_err(e)?;
     let lambda = 0.01;
     let mut inc = ExactGp::new(&k, lambda).map_err(e)?;
     for (p, &v) in x.rows().into_iter().zip(y.iter()) {
@@ -374,7 +464,8 @@ fn nystrom_reconstruction(ctx: &Context) -> Result<Outcome, String> {
     let phi = full.map_batch(x.view()).map_err(e)?;
     let err_full = max_abs_diff(phi.dot(&phi.t()).view(), kk.view());
     // Algorithm 4 with the prior variances (k(x,x) = 1) and q = 0.3: Bernoulli(0.3) dictionary.
-    let e4 = NystromEmbedding::sample(&k, x.view(), Array1::from_elem(n, 1.0).view(), 0.3, &mut r).map_err(e)?;
+    let e4 = NystromEmbedding::sample(&k, x.view(), Array1::from_elem(n, 1.0).view(), 0.3, &mut r)
+        .map_err(e)?;
     let phi4 = e4.map_batch(x.view()).map_err(e)?;
     let rec = phi4.dot(&phi4.t());
     let mut err_dict = 0.0f64;
@@ -412,7 +503,8 @@ fn greedy_vs_exact(ctx: &Context) -> Result<Outcome, String> {
         let c = uniform_points(10, 2, &mut r);
         let steps = 2 + trial % 4;
         let g = greedy_information_gain(&k, c.view(), steps, lambda).map_err(e)?;
-        let (exact, _) = exact_max_information_gain(&k, c.view(), steps, lambda, 10_000).map_err(e)?;
+        let (exact, _) =
+            exact_max_information_gain(&k, c.view(), steps, lambda, 10_000).map_err(e)?;
         ok &= g.lower_bound() <= exact + 1e-12 && exact <= g.upper_bound();
         worst_ratio = worst_ratio.min(g.lower_bound() / exact);
         rows.push(json!({"steps": steps, "greedy": g.lower_bound(), "exact": exact}));
@@ -428,34 +520,61 @@ fn greedy_vs_exact(ctx: &Context) -> Result<Outcome, String> {
     .value("cases", rows))
 }
 
+/// A bad-input case: name, result, and the predicate its error variant must satisfy.
+type ErrorCase = (
+    &'static str,
+    Result<(), KernelError>,
+    fn(&KernelError) -> bool,
+);
+
 fn typed_errors(_ctx: &Context) -> Result<Outcome, String> {
     let se = SquaredExponential::isotropic(0.3).map_err(e)?;
-    let cases: Vec<(&str, Result<(), KernelError>, fn(&KernelError) -> bool)> = vec![
-        ("lengthscale 0", SquaredExponential::isotropic(0.0).map(drop), |x| {
+    let cases: Vec<ErrorCase> = vec![
+        (
+            "lengthscale 0",
+            SquaredExponential::isotropic(0.0).map(drop),
+            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+        ),
+        (
+            "lengthscale -1",
+            Lengthscales::per_dimension(vec![0.2, -1.0]).map(drop),
+            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+        ),
+        (
+            "variance NaN",
+            SquaredExponential::new(f64::NAN, Lengthscales::Isotropic(1.0)).map(drop),
+            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+        ),
+        (
+            "Matérn variance -2",
+            Matern::new(MaternNu::Half, -2.0, Lengthscales::Isotropic(1.0)).map(drop),
+            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+        ),
+        (
+            "NaN input",
+            se.value(array![f64::NAN].view(), array![0.0].view())
+                .map(drop),
+            |x| matches!(x, KernelError::NonFinite { .. }),
+        ),
+        (
+            "dimension mismatch",
+            se.value(array![0.0, 1.0].view(), array![0.0].view())
+                .map(drop),
+            |x| matches!(x, KernelError::DimensionMismatch { .. }),
+        ),
+        (
+            "non-PSD Gram",
+            Precomputed::new(array![[1.0, 2.0], [2.0, 1.0]].view()).map(drop),
+            |x| matches!(x, KernelError::NotPositiveDefinite { .. }),
+        ),
+        (
+            "asymmetric Gram",
+            Precomputed::new(array![[1.0, 0.5], [0.0, 1.0]].view()).map(drop),
+            |x| matches!(x, KernelError::NotSymmetric { .. }),
+        ),
+        ("lambda 0", ExactGp::new(se.clone(), 0.0).map(drop), |x| {
             matches!(x, KernelError::NonPositiveParameter { .. })
         }),
-        ("lengthscale -1", Lengthscales::per_dimension(vec![0.2, -1.0]).map(drop), |x| {
-            matches!(x, KernelError::NonPositiveParameter { .. })
-        }),
-        ("variance NaN", SquaredExponential::new(f64::NAN, Lengthscales::Isotropic(1.0)).map(drop), |x| {
-            matches!(x, KernelError::NonPositiveParameter { .. })
-        }),
-        ("Matérn variance -2", Matern::new(MaternNu::Half, -2.0, Lengthscales::Isotropic(1.0)).map(drop), |x| {
-            matches!(x, KernelError::NonPositiveParameter { .. })
-        }),
-        ("NaN input", se.value(array![f64::NAN].view(), array![0.0].view()).map(drop), |x| {
-            matches!(x, KernelError::NonFinite { .. })
-        }),
-        ("dimension mismatch", se.value(array![0.0, 1.0].view(), array![0.0].view()).map(drop), |x| {
-            matches!(x, KernelError::DimensionMismatch { .. })
-        }),
-        ("non-PSD Gram", Precomputed::new(array![[1.0, 2.0], [2.0, 1.0]].view()).map(drop), |x| {
-            matches!(x, KernelError::NotPositiveDefinite { .. })
-        }),
-        ("asymmetric Gram", Precomputed::new(array![[1.0, 0.5], [0.0, 1.0]].view()).map(drop), |x| {
-            matches!(x, KernelError::NotSymmetric { .. })
-        }),
-        ("lambda 0", ExactGp::new(se.clone(), 0.0).map(drop), |x| matches!(x, KernelError::NonPositiveParameter { .. })),
     ];
     let mut ok = true;
     let mut msgs = Vec::new();
@@ -501,7 +620,8 @@ pub fn fixtures() -> Result<Vec<Entry>, String> {
 
     let x = fixture_points(6, 2, 1);
     let ls = [0.3, 0.7];
-    let k = SquaredExponential::new(1.5, Lengthscales::per_dimension(ls.to_vec()).map_err(e)?).map_err(e)?;
+    let k = SquaredExponential::new(1.5, Lengthscales::per_dimension(ls.to_vec()).map_err(e)?)
+        .map_err(e)?;
     out.push(entry(
         "kernel/se_gram.json",
         Fixture {
@@ -515,7 +635,12 @@ pub fn fixtures() -> Result<Vec<Entry>, String> {
     ));
 
     let x = fixture_points(6, 3, 2);
-    let k = Matern::new(MaternNu::FiveHalves, 2.0, Lengthscales::isotropic(0.4).map_err(e)?).map_err(e)?;
+    let k = Matern::new(
+        MaternNu::FiveHalves,
+        2.0,
+        Lengthscales::isotropic(0.4).map_err(e)?,
+    )
+    .map_err(e)?;
     out.push(entry(
         "kernel/matern52_gram.json",
         Fixture {
@@ -530,8 +655,11 @@ pub fn fixtures() -> Result<Vec<Entry>, String> {
 
     let x = fixture_points(5, 2, 3);
     let mbar = 4;
-    let k = SquaredExponential::new(1.0, Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?)
-        .map_err(e)?;
+    let k = SquaredExponential::new(
+        1.0,
+        Lengthscales::per_dimension(QFF_2D_LENGTHSCALES.to_vec()).map_err(e)?,
+    )
+    .map_err(e)?;
     let q = QuadratureFourierFeatures::new(&k, 2, mbar).map_err(e)?;
     let phi = q.map_batch(x.view()).map_err(e)?;
     let rule = gauss_hermite(mbar).map_err(e)?;
@@ -563,10 +691,21 @@ pub fn fixtures() -> Result<Vec<Entry>, String> {
     ));
 
     let x = fixture_points(8, 2, 4);
-    let y: Array1<f64> = x.rows().into_iter().map(|p| ((5.0 * p[0]).sin() + p[1] * p[1]) * 1000.0).map(|v| v.round() / 1000.0).collect();
+    let y: Array1<f64> = x
+        .rows()
+        .into_iter()
+        .map(|p| ((5.0 * p[0]).sin() + p[1] * p[1]) * 1000.0)
+        .map(|v| v.round() / 1000.0)
+        .collect();
     let xs = fixture_points(5, 2, 5);
     let (l, s2, lambda) = (0.3, 1.0, 0.1);
-    let gp = ExactGp::from_data(SquaredExponential::isotropic(l).map_err(e)?, lambda, x.view(), y.view()).map_err(e)?;
+    let gp = ExactGp::from_data(
+        SquaredExponential::isotropic(l).map_err(e)?,
+        lambda,
+        x.view(),
+        y.view(),
+    )
+    .map_err(e)?;
     let (mean, var) = gp.predict(xs.view()).map_err(e)?;
     out.push(entry(
         "kernel/gp_posterior.json",
@@ -599,6 +738,6 @@ mod tests {
         // P(Z > 3) = 1.35e-3, P(Z > 6) = 9.87e-10.
         assert!(normal_tail_upper_bound(3.0) >= 1.34e-3 && normal_tail_upper_bound(3.0) < 1.6e-3);
         assert!(normal_tail_upper_bound(6.0) >= 9.8e-10 && normal_tail_upper_bound(6.0) < 1.1e-9);
-        assert_eq!(normal_tail_upper_bound(-1.0), 1.0);
+        assert!((normal_tail_upper_bound(-1.0) - 1.0).abs() < f64::EPSILON);
     }
 }
