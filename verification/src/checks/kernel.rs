@@ -322,27 +322,17 @@ fn rff_rate(ctx: &Context, name: &str, feature_lengthscale: f64) -> Result<RateF
     })
 }
 
-/// An upper bound on the standard normal tail `P(Z > z)`: Mills' ratio `phi(z) / z` for
-/// `z > 0` (capped at 1/2), and 1 for `z <= 0`.
-fn normal_tail_upper_bound(z: f64) -> f64 {
-    if z <= 0.0 {
-        return 1.0;
-    }
-    ((-0.5 * z * z).exp() / (z * (2.0 * std::f64::consts::PI).sqrt())).min(0.5)
-}
-
 fn rff_error_rate(ctx: &Context) -> Result<Outcome, String> {
     let fit = rff_rate(ctx, "kernel/rff/error-rate", 0.3)?;
     let gap = (fit.slope + 0.5).abs();
     let margin_sds = (0.1 - gap) / fit.bootstrap_sd;
-    let p = 2.0 * normal_tail_upper_bound(margin_sds);
     Ok(Outcome::new(
         CheckKind::Convergence,
         "random Fourier features of the SE kernel (l = 0.3, d = 2), m = 64..4096".to_string(),
         "the mean (over seeds) of max |K - Phi Phi^T| on 40 fixed points decays like m^(-1/2): fitted log-log slope within 0.1 of -0.5"
             .to_string(),
         format!(
-            "slope {:.4} (bootstrap sd over seeds {:.4}); mean errors {:?} at m = {:?}",
+            "slope {:.4} (bootstrap sd over seeds {:.4}; deterministic, fixed seeds); mean errors {:?} at m = {:?}",
             fit.slope,
             fit.bootstrap_sd,
             fit.mean_errors.iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>(),
@@ -354,10 +344,10 @@ fn rff_error_rate(ctx: &Context) -> Result<Outcome, String> {
     .value("bootstrap_sd", fit.bootstrap_sd)
     .value("m", fit.ms)
     .value("mean_max_error", fit.mean_errors)
-    // Deterministic given the base seed (fixed ChaCha20 seeds); the value is the normal-
-    // approximation probability that another base seed would move the slope out of the band,
-    // from the bootstrap sd.
-    .false_alarm(p))
+    // Deterministic: fixed ChaCha20 seeds derived from the base seed, so no false-alarm
+    // probability is claimed. How far the slope is from the band edge, in bootstrap sds over
+    // seeds, says how robust the verdict is to the choice of seeds.
+    .value("margin_in_bootstrap_sds", margin_sds))
 }
 
 fn rff_wrong_lengthscale_flagged(ctx: &Context) -> Result<Outcome, String> {
@@ -727,17 +717,4 @@ pub fn fixtures() -> Result<Vec<Entry>, String> {
         },
     ));
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn normal_tail_bound_is_an_upper_bound() {
-        // P(Z > 3) = 1.35e-3, P(Z > 6) = 9.87e-10.
-        assert!(normal_tail_upper_bound(3.0) >= 1.34e-3 && normal_tail_upper_bound(3.0) < 1.6e-3);
-        assert!(normal_tail_upper_bound(6.0) >= 9.8e-10 && normal_tail_upper_bound(6.0) < 1.1e-9);
-        assert!((normal_tail_upper_bound(-1.0) - 1.0).abs() < f64::EPSILON);
-    }
 }
