@@ -308,4 +308,15 @@ fn nystrom_bernoulli_frequency() {
     .unwrap();
     let c = e.dim() as f64;
     assert!((c - 1000.0).abs() < 150.0, "count {c}");
+    // Power check: confusing sigma with sigma^2 (passing the standard deviations sqrt(0.125))
+    // gives p = 0.707 and a count near 2828, which the same test rejects.
+    let broken = NystromEmbedding::sample(
+        &k,
+        x.view(),
+        Array1::from_elem(4000, 0.125f64.sqrt()).view(),
+        2.0,
+        &mut rng(17),
+    )
+    .unwrap();
+    assert!((broken.dim() as f64 - 1000.0).abs() >= 150.0);
 }

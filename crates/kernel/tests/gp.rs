@@ -172,7 +172,10 @@ fn thompson_sample_has_covariance_lambda_v_inverse() {
     }
     acc /= n as f64;
     let scale = target.diag().iter().fold(0.0f64, |m, &v| m.max(v));
-    assert!(max_abs_diff(&acc, &target) < 6.0 * (2.0 / n as f64).sqrt() * scale);
+    let tol = 6.0 * (2.0 / n as f64).sqrt() * scale;
+    assert!(max_abs_diff(&acc, &target) < tol);
+    // Power check: the same test rejects the covariance V^{-1} (lambda forgotten).
+    assert!(max_abs_diff(&acc, &(&target / 0.2)) >= tol);
 }
 
 #[test]
