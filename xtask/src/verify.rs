@@ -44,12 +44,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mode = if args.full { Mode::Full } else { Mode::Quick };
     let out_dir = args.out.unwrap_or_else(|| root.join("target/verify"));
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let data_dir = if args.data_dir.is_absolute() { args.data_dir } else { root.join(args.data_dir) };
-    let ctx = Context { mode, seed: args.seed, out_dir: out_dir.clone(), data_dir };
+    let data_dir = if args.data_dir.is_absolute() {
+        args.data_dir
+    } else {
+        root.join(args.data_dir)
+    };
+    let ctx = Context {
+        mode,
+        seed: args.seed,
+        out_dir: out_dir.clone(),
+        data_dir,
+    };
 
-    let n = checks.iter().filter(|c| args.only.as_deref().is_none_or(|p| c.id.starts_with(p))).count();
+    let n = checks
+        .iter()
+        .filter(|c| args.only.as_deref().is_none_or(|p| c.id.starts_with(p)))
+        .count();
     if n == 0 {
-        bail!("no check id starts with {:?}; `cargo xtask verify --list` lists them", args.only.unwrap_or_default());
+        bail!(
+            "no check id starts with {:?}; `cargo xtask verify --list` lists them",
+            args.only.unwrap_or_default()
+        );
     }
     let bar = ProgressBar::new(n as u64);
     bar.set_style(
@@ -61,7 +76,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Progress::Start(_, _, id) => bar.set_message(id.to_string()),
         Progress::Done(r) => {
             if r.verdict != Verdict::Pass {
-                bar.println(format!("{:>12}  {}  {}", r.verdict.to_string().to_uppercase(), r.id, r.measured));
+                bar.println(format!(
+                    "{:>12}  {}  {}",
+                    r.verdict.to_string().to_uppercase(),
+                    r.id,
+                    r.measured
+                ));
             }
             bar.inc(1);
         }
@@ -72,7 +92,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let md_path = out_dir.join("report.md");
     std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json_path.display()))?;
-    std::fs::write(&md_path, report.to_markdown()).with_context(|| format!("writing {}", md_path.display()))?;
+    std::fs::write(&md_path, report.to_markdown())
+        .with_context(|| format!("writing {}", md_path.display()))?;
 
     print_table(&report);
     println!(
@@ -85,7 +106,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.mode,
         report.family_wise_false_alarm_bound
     );
-    println!("report: {}\n        {}", json_path.display(), md_path.display());
+    println!(
+        "report: {}\n        {}",
+        json_path.display(),
+        md_path.display()
+    );
     if !report.ok() {
         bail!("{} check(s) failed", report.counts.fail);
     }
@@ -93,13 +118,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn print_table(report: &verification::Report) {
-    let w = report.checks.iter().map(|c| c.id.len()).max().unwrap_or(2).max(2);
-    println!("{:<12}  {:<w$}  {:>8}  measured", "verdict", "id", "seconds");
+    let w = report
+        .checks
+        .iter()
+        .map(|c| c.id.len())
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    println!(
+        "{:<12}  {:<w$}  {:>8}  measured",
+        "verdict", "id", "seconds"
+    );
     for c in &report.checks {
         let mut measured = c.measured.clone();
         if measured.chars().count() > 100 {
             measured = measured.chars().take(97).collect::<String>() + "...";
         }
-        println!("{:<12}  {:<w$}  {:>8.2}  {}", c.verdict.to_string().to_uppercase(), c.id, c.seconds, measured);
+        println!(
+            "{:<12}  {:<w$}  {:>8.2}  {}",
+            c.verdict.to_string().to_uppercase(),
+            c.id,
+            c.seconds,
+            measured
+        );
     }
 }

@@ -35,7 +35,7 @@ pub struct AtaParams {
 }
 
 /// The default scale of the ATA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.01;
+pub const DEFAULT_BETA_SCALE: f64 = 0.003;
 
 impl AtaParams {
     /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,
@@ -194,6 +194,13 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         self.dim
     }
 
+    /// The width of the coming choice: the bias term `B(1 + 1/sqrt(1-e))` of the theorem's
+    /// `beta` plus `beta_scale` times its concentration term.
+    fn width(&self) -> f64 {
+        let bias = self.schedule.accuracy.bias_width(self.schedule.b);
+        bias + self.params.beta_scale * (self.beta - bias)
+    }
+
     /// Lines 6-13 for the rewards received so far.
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
         let lambda = self.params.lambda;
@@ -241,12 +248,7 @@ impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
             self.update(rng)?;
             self.pending = false;
         }
-        let a = ucb_argmax(
-            self.mean.view(),
-            self.variance.view(),
-            self.params.beta_scale * self.beta,
-            rng,
-        );
+        let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng);
         self.last = Some(a);
         Ok(a)
     }

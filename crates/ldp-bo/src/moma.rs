@@ -45,7 +45,7 @@ pub struct MomaParams {
 }
 
 /// The default scale of the MoMA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.03;
+pub const DEFAULT_BETA_SCALE: f64 = 0.003;
 
 /// The default scale of the epoch length: `k = ceil(ln(4eT/delta))`, 1/24 of Theorem 4's
 /// (which leaves 3 epochs at `T = 1000`; see `docs/ldp-bo.md`, "Defaults").
@@ -239,6 +239,13 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         self.dim
     }
 
+    /// The width of the coming choice: the bias term `B(1 + 1/sqrt(1-e))` of the theorem's
+    /// `beta` plus `beta_scale` times its concentration term.
+    fn width(&self) -> f64 {
+        let bias = self.schedule.accuracy.bias_width(self.schedule.b);
+        bias + self.params.beta_scale * (self.beta - bias)
+    }
+
     /// Lines 7-14 after epoch `n = epochs()`.
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
         let lambda = self.params.lambda;
@@ -294,12 +301,7 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
         let a = match &self.current {
             Some((a, _)) => *a,
             None => {
-                let a = ucb_argmax(
-                    self.mean.view(),
-                    self.variance.view(),
-                    self.params.beta_scale * self.beta,
-                    rng,
-                );
+                let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng);
                 self.current = Some((a, Vec::with_capacity(self.k)));
                 a
             }
