@@ -112,7 +112,10 @@ impl Outcome {
 
     /// Add a machine-readable value.
     pub fn value(mut self, name: &str, v: impl serde::Serialize) -> Self {
-        self.values.insert(name.to_string(), serde_json::to_value(v).unwrap_or(serde_json::Value::Null));
+        self.values.insert(
+            name.to_string(),
+            serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+        );
         self
     }
 
@@ -168,8 +171,10 @@ pub fn run_checks(
     mut progress: impl FnMut(Progress<'_>),
 ) -> Report {
     let started = Instant::now();
-    let selected: Vec<&Check> =
-        checks.iter().filter(|c| only.is_none_or(|p| c.id.starts_with(p))).collect();
+    let selected: Vec<&Check> = checks
+        .iter()
+        .filter(|c| only.is_none_or(|p| c.id.starts_with(p)))
+        .collect();
     let mut records = Vec::with_capacity(selected.len());
     for (i, check) in selected.iter().enumerate() {
         progress(Progress::Start(i, selected.len(), check.id));
@@ -203,7 +208,13 @@ pub fn run_checks(
         progress(Progress::Done(&record));
         records.push(record);
     }
-    Report::new(ctx.mode.name(), only.map(str::to_string), ctx.seed, started.elapsed().as_secs_f64(), records)
+    Report::new(
+        ctx.mode.name(),
+        only.map(str::to_string),
+        ctx.seed,
+        started.elapsed().as_secs_f64(),
+        records,
+    )
 }
 
 fn failed(id: &str, seconds: f64, measured: String) -> CheckRecord {

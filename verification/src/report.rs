@@ -123,7 +123,13 @@ pub struct Report {
 
 impl Report {
     /// Assemble a report from records.
-    pub fn new(mode: &str, only: Option<String>, seed: u64, total_seconds: f64, checks: Vec<CheckRecord>) -> Self {
+    pub fn new(
+        mode: &str,
+        only: Option<String>,
+        seed: u64,
+        total_seconds: f64,
+        checks: Vec<CheckRecord>,
+    ) -> Self {
         let mut counts = Counts::default();
         for c in &checks {
             match c.verdict {
@@ -132,8 +138,11 @@ impl Report {
                 Verdict::Inconclusive => counts.inconclusive += 1,
             }
         }
-        let family_wise_false_alarm_bound =
-            checks.iter().filter_map(|c| c.false_alarm_probability).sum();
+        // A fold from +0.0: `Sum` of an empty f64 iterator is -0.0, which would print as "-0".
+        let family_wise_false_alarm_bound = checks
+            .iter()
+            .filter_map(|c| c.false_alarm_probability)
+            .fold(0.0, |a, p| a + p);
         Self {
             schema_version: SCHEMA_VERSION,
             mode: mode.to_string(),
@@ -160,7 +169,10 @@ impl Report {
             s,
             "Mode `{}`{}, seed {}, {} checks in {:.1} s: **{} pass, {} fail, {} inconclusive**.\n",
             self.mode,
-            self.only.as_deref().map(|o| format!(", only `{o}`")).unwrap_or_default(),
+            self.only
+                .as_deref()
+                .map(|o| format!(", only `{o}`"))
+                .unwrap_or_default(),
             self.seed,
             self.checks.len(),
             self.total_seconds,
@@ -174,7 +186,10 @@ impl Report {
              (union bound over the checks): at most {:.2e}.\n",
             self.family_wise_false_alarm_bound
         );
-        let _ = writeln!(s, "| verdict | id | kind | claim | measured | tightness | s |");
+        let _ = writeln!(
+            s,
+            "| verdict | id | kind | claim | measured | tightness | s |"
+        );
         let _ = writeln!(s, "|---|---|---|---|---|---|---|");
         for c in &self.checks {
             let tightness = c
@@ -193,7 +208,10 @@ impl Report {
                     Verdict::Inconclusive => "inconclusive",
                 },
                 c.id,
-                serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                serde_json::to_value(c.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
                 md_cell(&c.claim),
                 md_cell(&c.measured),
                 tightness,
@@ -201,7 +219,11 @@ impl Report {
             );
         }
         audit_table(&mut s, &self.checks);
-        let plots: Vec<_> = self.checks.iter().flat_map(|c| c.plots.iter().map(move |p| (&c.id, p))).collect();
+        let plots: Vec<_> = self
+            .checks
+            .iter()
+            .flat_map(|c| c.plots.iter().map(move |p| (&c.id, p)))
+            .collect();
         if !plots.is_empty() {
             let _ = writeln!(s, "\n## Plots\n");
             for (id, p) in plots {
@@ -219,7 +241,15 @@ impl Report {
 fn audit_table(s: &mut String, checks: &[CheckRecord]) {
     let num = |a: &serde_json::Value, k: &str| a.get(k).and_then(serde_json::Value::as_f64);
     let fmt = |v: Option<f64>| v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "-".into());
-    let rows: Vec<_> = checks.iter().filter_map(|c| c.audit.as_ref().filter(|a| num(a, "eps_lower").is_some()).map(|a| (c, a))).collect();
+    let rows: Vec<_> = checks
+        .iter()
+        .filter_map(|c| {
+            c.audit
+                .as_ref()
+                .filter(|a| num(a, "eps_lower").is_some())
+                .map(|a| (c, a))
+        })
+        .collect();
     if rows.is_empty() {
         return;
     }
@@ -229,10 +259,16 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
         "eps at the stated delta; mu: Gaussian-DP route (mu of the audited pair in brackets); tightness = \
          lower bound / claimed (eps) or / mu of the pair (mu); held-out outputs per input; confidence 1 - alpha.\n"
     );
-    let _ = writeln!(s, "| verdict | id | delta | eps claimed | eps lower | mu lower (pair) | tightness | detectable eps | outputs | confidence |");
+    let _ = writeln!(
+        s,
+        "| verdict | id | delta | eps claimed | eps lower | mu lower (pair) | tightness | detectable eps | outputs | confidence |"
+    );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
     for (c, a) in rows {
-        let det = a.get("smallest_detectable_violation").and_then(|d| d.get("epsilon")).and_then(serde_json::Value::as_f64);
+        let det = a
+            .get("smallest_detectable_violation")
+            .and_then(|d| d.get("epsilon"))
+            .and_then(serde_json::Value::as_f64);
         let _ = writeln!(
             s,
             "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
@@ -244,10 +280,17 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
             fmt(num(a, "mu_lower")),
             fmt(num(a, "mu_reference")),
             fmt(num(a, "tightness")),
-            a.get("tightness_of").and_then(serde_json::Value::as_str).unwrap_or("-"),
+            a.get("tightness_of")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("-"),
             fmt(det),
-            a.get("samples").and_then(serde_json::Value::as_u64).map(|n| n.to_string()).unwrap_or_default(),
-            num(a, "confidence").map(|c| format!("1 - {:.0e}", 1.0 - c)).unwrap_or_default(),
+            a.get("samples")
+                .and_then(serde_json::Value::as_u64)
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            num(a, "confidence")
+                .map(|c| format!("1 - {:.0e}", 1.0 - c))
+                .unwrap_or_default(),
         );
     }
 }

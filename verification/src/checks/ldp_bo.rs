@@ -34,16 +34,46 @@ use crate::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons, pr
 /// The checks of this area, in the order they run.
 pub fn checks() -> Vec<Check> {
     vec![
-        Check { id: "ldp-bo/curator/worst-case-pair", run: curator_worst_case },
-        Check { id: "ldp-bo/curator/out-of-range", run: curator_out_of_range },
-        Check { id: "ldp-bo/control/unclipped-curator", run: control_unclipped },
-        Check { id: "ldp-bo/pipeline/user-stream", run: pipeline_user_stream },
-        Check { id: "ldp-bo/scaling/ldp-tgp-ucb", run: scaling_tgp },
-        Check { id: "ldp-bo/scaling/ldp-moma-gp-ucb", run: scaling_moma },
-        Check { id: "ldp-bo/scaling/ldp-ata-gp-ucb", run: scaling_ata },
-        Check { id: "ldp-bo/control/scaling-uniform", run: scaling_uniform_control },
-        Check { id: "ldp-bo/sweep/ldp-tgp-ucb", run: sweep_tgp },
-        Check { id: "ldp-bo/sweep/ldp-moma-gp-ucb", run: sweep_moma },
+        Check {
+            id: "ldp-bo/curator/worst-case-pair",
+            run: curator_worst_case,
+        },
+        Check {
+            id: "ldp-bo/curator/out-of-range",
+            run: curator_out_of_range,
+        },
+        Check {
+            id: "ldp-bo/control/unclipped-curator",
+            run: control_unclipped,
+        },
+        Check {
+            id: "ldp-bo/pipeline/user-stream",
+            run: pipeline_user_stream,
+        },
+        Check {
+            id: "ldp-bo/scaling/ldp-tgp-ucb",
+            run: scaling_tgp,
+        },
+        Check {
+            id: "ldp-bo/scaling/ldp-moma-gp-ucb",
+            run: scaling_moma,
+        },
+        Check {
+            id: "ldp-bo/scaling/ldp-ata-gp-ucb",
+            run: scaling_ata,
+        },
+        Check {
+            id: "ldp-bo/control/scaling-uniform",
+            run: scaling_uniform_control,
+        },
+        Check {
+            id: "ldp-bo/sweep/ldp-tgp-ucb",
+            run: sweep_tgp,
+        },
+        Check {
+            id: "ldp-bo/sweep/ldp-moma-gp-ucb",
+            run: sweep_moma,
+        },
     ]
 }
 
@@ -59,8 +89,16 @@ fn curator() -> Result<CtlCurator, String> {
 /// The curator as the runner calls it: a [`Feedback`] for arm 0 with the given raw reward.
 fn curate(c: &CtlCurator, reward: f64, rng: &mut ChaCha20Rng) -> f64 {
     let point = [0.0];
-    let fb = Feedback { round: 0, action: 0, point: ndarray::ArrayView1::from(&point), reward };
-    c.clone().curate(&fb, rng).map(|m| m.value()).unwrap_or(f64::NAN)
+    let fb = Feedback {
+        round: 0,
+        action: 0,
+        point: ndarray::ArrayView1::from(&point),
+        reward,
+    };
+    c.clone()
+        .curate(&fb, rng)
+        .map(|m| m.value())
+        .unwrap_or(f64::NAN)
 }
 
 fn curator_audit(ctx: &Context, id: &str, x: f64, xp: f64) -> Result<Outcome, String> {
@@ -69,7 +107,10 @@ fn curator_audit(ctx: &Context, id: &str, x: f64, xp: f64) -> Result<Outcome, St
     let f = |y: &f64, rng: &mut ChaCha20Rng| curate(&c, *y, rng);
     // The LLR of clip(x) vs clip(x') after Laplace noise: shift d = clip(x') - clip(x). The
     // statistic is centred at clip(x); the discrete Laplace on the grid has the same ratio.
-    let (cx, cxp) = (c.mechanism().clip(x).map_err(e)?, c.mechanism().clip(xp).map_err(e)?);
+    let (cx, cxp) = (
+        c.mechanism().clip(x).map_err(e)?,
+        c.mechanism().clip(xp).map_err(e)?,
+    );
     let shift = cxp - cx;
     let stat = laplace_llr(shift, c.laplace_scale());
     let centred = move |y: &f64, rng: &mut ChaCha20Rng| f(y, rng) - cx;
@@ -79,9 +120,14 @@ fn curator_audit(ctx: &Context, id: &str, x: f64, xp: f64) -> Result<Outcome, St
         ctx,
         id,
         CheckKind::Audit,
-        format!("ldp_bo::CtlCurator (the learner's message type) {} on rewards {x} and {xp}", c.claim().subject),
+        format!(
+            "ldp_bo::CtlCurator (the learner's message type) {} on rewards {x} and {xp}",
+            c.claim().subject
+        ),
         &r,
-        Expect::Holds { min_tightness: Some(MIN_TIGHTNESS) },
+        Expect::Holds {
+            min_tightness: Some(MIN_TIGHTNESS),
+        },
     ))
 }
 
@@ -101,7 +147,11 @@ fn control_unclipped(ctx: &Context) -> Result<Outcome, String> {
     let scale = c.laplace_scale();
     let grid = Grid::for_sensitivity(2.0 * c.mechanism().bound(), 1, Norm::L1).map_err(e)?;
     // Curator 1 as printed (no clip): the same noise on the raw reward.
-    let f = |y: &f64, rng: &mut ChaCha20Rng| Sampler::Hardened.perturb_laplace(*y, scale, grid, rng).unwrap_or(f64::NAN);
+    let f = |y: &f64, rng: &mut ChaCha20Rng| {
+        Sampler::Hardened
+            .perturb_laplace(*y, scale, grid, rng)
+            .unwrap_or(f64::NAN)
+    };
     let (x, xp) = (-2.0, 6.0);
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 4);
@@ -110,7 +160,10 @@ fn control_unclipped(ctx: &Context) -> Result<Outcome, String> {
         ctx,
         id,
         CheckKind::PositiveControl,
-        format!("Curator 1 without clipping on rewards {x} and {xp} (outside [-2, 2]), claiming {}", c.claim().subject),
+        format!(
+            "Curator 1 without clipping on rewards {x} and {xp} (outside [-2, 2]), claiming {}",
+            c.claim().subject
+        ),
         &r,
         Expect::Flagged,
     ))
@@ -127,7 +180,13 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
     let n_arms = 10;
     let arms = Array2::from_shape_fn((n_arms, 1), |(i, _)| i as f64 / (n_arms - 1) as f64);
     let mut data_rng = ChaCha20Rng::seed_from_u64(ctx.seed_for("ldp-bo/pipeline/data"));
-    let base: Vec<Vec<f64>> = (0..PIPELINE_ROUNDS).map(|_| (0..n_arms).map(|_| 4.0 * data_rng.random::<f64>() - 2.0).collect()).collect();
+    let base: Vec<Vec<f64>> = (0..PIPELINE_ROUNDS)
+        .map(|_| {
+            (0..n_arms)
+                .map(|_| 4.0 * data_rng.random::<f64>() - 2.0)
+                .collect()
+        })
+        .collect();
     // Neighbours: user PIPELINE_USER's rewards all -(B+R) vs all +(B+R).
     let mut low = base.clone();
     let mut high = base;
@@ -141,7 +200,12 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
             let mut out = Vec::with_capacity(2 * PIPELINE_ROUNDS);
             for (t, user) in users.iter().enumerate() {
                 let a = agent.select(arms.view(), rng)?;
-                let fb = Feedback { round: t, action: a, point: arms.row(a), reward: user[a] };
+                let fb = Feedback {
+                    round: t,
+                    action: a,
+                    point: arms.row(a),
+                    reward: user[a],
+                };
                 let m = cur.curate(&fb, rng)?;
                 out.push(a as f64);
                 out.push(m.value());
@@ -153,7 +217,15 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
     };
     let n = ctx.mode.pick(100_000, 500_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.seed_for(id)).train(n / 2);
-    let r = audit(transcript, &low, &high, &c.claim(), &MeanDifferenceProjection, &cfg).map_err(e)?;
+    let r = audit(
+        transcript,
+        &low,
+        &high,
+        &c.claim(),
+        &MeanDifferenceProjection,
+        &cfg,
+    )
+    .map_err(e)?;
     Ok(audit_outcome(
         ctx,
         id,
@@ -163,7 +235,9 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
             c.claim().subject
         ),
         &r,
-        Expect::Holds { min_tightness: None },
+        Expect::Holds {
+            min_tightness: None,
+        },
     ))
 }
 
@@ -175,7 +249,15 @@ const SCALING_EPSILON: f64 = 4.0;
 /// Theorem 2: `gamma_T sqrt(T ln T ln(gamma_T T))`), and on a finite domain of `n` arms
 /// `gamma_T <= (n/2) ln(1 + T/lambda) = O(ln T)`: exponent 1/2, log factor `(ln T)^2`.
 fn theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfig {
-    ScalingConfig { horizons, seeds, bootstrap: 1000, alpha: ALPHA, theory_exponent: 0.5, log_power: 2.0, seed }
+    ScalingConfig {
+        horizons,
+        seeds,
+        bootstrap: 1000,
+        alpha: ALPHA,
+        theory_exponent: 0.5,
+        log_power: 2.0,
+        seed,
+    }
 }
 
 fn scaling_source() -> Source {
@@ -187,14 +269,25 @@ fn private_curve(algorithm: Algorithm, epsilon: f64, t_max: usize, seed: u64) ->
     let setting = Setting::Ldp { epsilon };
     let params = AlgorithmParams::new(t_max as u64);
     let make_env = |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
-        source.instance(setting, rng).map_err(|err| bandit::BanditError::Agent { round: None, source: Box::new(err) })
+        source
+            .instance(setting, rng)
+            .map_err(|err| bandit::BanditError::Agent {
+                round: None,
+                source: Box::new(err),
+            })
     };
-    let make_curator = |env: &Instance, _: &mut ChaCha20Rng| CtlCurator::new(epsilon, env.info.b, env.info.r);
+    let make_curator =
+        |env: &Instance, _: &mut ChaCha20Rng| CtlCurator::new(epsilon, env.info.b, env.info.r);
     let curve = match algorithm {
         Algorithm::Tgp => regret_curve(
             make_env,
             |env: &Instance, _: &mut ChaCha20Rng| {
-                TgpUcb::private(env.info.kernel.clone(), env.info.arms.view(), &CtlCurator::new(epsilon, env.info.b, env.info.r)?, params.tgp)
+                TgpUcb::private(
+                    env.info.kernel.clone(),
+                    env.info.arms.view(),
+                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
+                    params.tgp,
+                )
             },
             make_curator,
             t_max,
@@ -203,7 +296,12 @@ fn private_curve(algorithm: Algorithm, epsilon: f64, t_max: usize, seed: u64) ->
         Algorithm::Moma => regret_curve(
             make_env,
             |env: &Instance, _: &mut ChaCha20Rng| {
-                MomaGpUcb::private(env.info.kernel.clone(), env.info.arms.view(), &CtlCurator::new(epsilon, env.info.b, env.info.r)?, params.moma)
+                MomaGpUcb::private(
+                    env.info.kernel.clone(),
+                    env.info.arms.view(),
+                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
+                    params.moma,
+                )
             },
             make_curator,
             t_max,
@@ -212,7 +310,12 @@ fn private_curve(algorithm: Algorithm, epsilon: f64, t_max: usize, seed: u64) ->
         Algorithm::Ata => regret_curve(
             make_env,
             |env: &Instance, _: &mut ChaCha20Rng| {
-                AtaGpUcb::private(env.info.kernel.clone(), env.info.arms.view(), &CtlCurator::new(epsilon, env.info.b, env.info.r)?, params.ata)
+                AtaGpUcb::private(
+                    env.info.kernel.clone(),
+                    env.info.arms.view(),
+                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
+                    params.ata,
+                )
             },
             make_curator,
             t_max,
@@ -223,16 +326,42 @@ fn private_curve(algorithm: Algorithm, epsilon: f64, t_max: usize, seed: u64) ->
 }
 
 fn lower_bound_values(horizons: &[usize], epsilon: f64) -> Vec<f64> {
-    let lb = LowerBoundSetting { kernel: LowerBoundKernel::SquaredExponential, dimension: 1, b: 1.0, epsilon, alpha: 1.0, v: 1.0 };
-    horizons.iter().map(|&t| lb.rate(t as u64).unwrap_or(f64::NAN)).collect()
+    let lb = LowerBoundSetting {
+        kernel: LowerBoundKernel::SquaredExponential,
+        dimension: 1,
+        b: 1.0,
+        epsilon,
+        alpha: 1.0,
+        v: 1.0,
+    };
+    horizons
+        .iter()
+        .map(|&t| lb.rate(t as u64).unwrap_or(f64::NAN))
+        .collect()
 }
 
-fn scaling(ctx: &Context, id: &str, algorithm: Algorithm, t_max_quick: usize, seeds_quick: usize) -> Result<Outcome, String> {
-    let horizons = geometric_horizons(32, ctx.mode.pick(t_max_quick, 4 * t_max_quick), ctx.mode.pick(7, 9));
-    let config = theory(horizons.clone(), ctx.mode.pick(seeds_quick, 3 * seeds_quick), ctx.seed_for(id));
+fn scaling(
+    ctx: &Context,
+    id: &str,
+    algorithm: Algorithm,
+    t_max_quick: usize,
+    seeds_quick: usize,
+) -> Result<Outcome, String> {
+    let horizons = geometric_horizons(
+        32,
+        ctx.mode.pick(t_max_quick, 4 * t_max_quick),
+        ctx.mode.pick(7, 9),
+    );
+    let config = theory(
+        horizons.clone(),
+        ctx.mode.pick(seeds_quick, 3 * seeds_quick),
+        ctx.seed_for(id),
+    );
     let curve = |t_max: usize, seed: u64| private_curve(algorithm, SCALING_EPSILON, t_max, seed);
     let r = check_scaling_curves(curve, &config).map_err(e)?;
-    let name = algorithm.name(Setting::Ldp { epsilon: SCALING_EPSILON });
+    let name = algorithm.name(Setting::Ldp {
+        epsilon: SCALING_EPSILON,
+    });
     Ok(scaling_outcome(
         ctx,
         id,
@@ -251,11 +380,23 @@ fn scaling_tgp(ctx: &Context) -> Result<Outcome, String> {
 }
 
 fn scaling_moma(ctx: &Context) -> Result<Outcome, String> {
-    scaling(ctx, "ldp-bo/scaling/ldp-moma-gp-ucb", Algorithm::Moma, 16384, 16)
+    scaling(
+        ctx,
+        "ldp-bo/scaling/ldp-moma-gp-ucb",
+        Algorithm::Moma,
+        16384,
+        16,
+    )
 }
 
 fn scaling_ata(ctx: &Context) -> Result<Outcome, String> {
-    scaling(ctx, "ldp-bo/scaling/ldp-ata-gp-ucb", Algorithm::Ata, 2048, 8)
+    scaling(
+        ctx,
+        "ldp-bo/scaling/ldp-ata-gp-ucb",
+        Algorithm::Ata,
+        2048,
+        8,
+    )
 }
 
 fn scaling_uniform_control(ctx: &Context) -> Result<Outcome, String> {
@@ -264,12 +405,19 @@ fn scaling_uniform_control(ctx: &Context) -> Result<Outcome, String> {
     let horizons = geometric_horizons(32, ctx.mode.pick(4096, 16384), ctx.mode.pick(7, 9));
     let config = theory(horizons, ctx.mode.pick(8, 24), ctx.seed_for(id));
     let source = scaling_source();
-    let setting = Setting::Ldp { epsilon: SCALING_EPSILON };
+    let setting = Setting::Ldp {
+        epsilon: SCALING_EPSILON,
+    };
     let curve = |t_max: usize, seed: u64| {
         // Uniform play ignores its messages, so the curator in between does not matter.
         regret_curve_non_private(
             |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
-                source.instance(setting, rng).map_err(|err| bandit::BanditError::Agent { round: None, source: Box::new(err) })
+                source
+                    .instance(setting, rng)
+                    .map_err(|err| bandit::BanditError::Agent {
+                        round: None,
+                        source: Box::new(err),
+                    })
             },
             |_: &Instance, _: &mut ChaCha20Rng| Ok::<_, bandit::BanditError>(UniformRandom),
             t_max,
@@ -290,11 +438,21 @@ fn scaling_uniform_control(ctx: &Context) -> Result<Outcome, String> {
 
 /// Privacy sweep at `T = 1000`: regret against eps in {0.5, 1, 2, 4, 8}, exponent of
 /// `R ~ eps^-k` in `[0, 1]` (Remark 2: `O~(gamma_T sqrt(T) / eps)`).
-fn sweep(ctx: &Context, id: &str, algorithm: Algorithm, seeds_quick: usize) -> Result<Outcome, String> {
+fn sweep(
+    ctx: &Context,
+    id: &str,
+    algorithm: Algorithm,
+    seeds_quick: usize,
+) -> Result<Outcome, String> {
     let epsilons = [0.5, 1.0, 2.0, 4.0, 8.0];
     let horizon = 1000;
     let seeds = ctx.mode.pick(seeds_quick, 3 * seeds_quick);
-    let regret = |eps: f64, seed: u64| private_curve(algorithm, eps, horizon, seed).last().copied().unwrap_or(f64::NAN);
+    let regret = |eps: f64, seed: u64| {
+        private_curve(algorithm, eps, horizon, seed)
+            .last()
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
     let r = privacy_sweep(regret, &epsilons, seeds, 1.0, ALPHA, ctx.seed_for(id)).map_err(e)?;
     let name = algorithm.name(Setting::Ldp { epsilon: 1.0 });
     let decreasing = r.mean.windows(2).all(|w| w[1] <= w[0] * 1.05);
@@ -306,7 +464,10 @@ fn sweep(ctx: &Context, id: &str, algorithm: Algorithm, seeds_quick: usize) -> R
         r.exponent_lower,
         r.exponent_upper,
         epsilons,
-        r.mean.iter().map(|m| (m * 10.0).round() / 10.0).collect::<Vec<_>>()
+        r.mean
+            .iter()
+            .map(|m| (m * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
     );
     Ok(Outcome::new(
         CheckKind::Scaling,
@@ -340,18 +501,39 @@ fn sweep_moma(ctx: &Context) -> Result<Outcome, String> {
 
 /// The fixtures of this area.
 pub fn fixtures() -> Result<Vec<Entry>, String> {
-    Ok(vec![ctl_scale_fixture()?, tgp_schedule_fixture()?, truncation_fixture()?, median_of_means_fixture()?, posterior_fixture()?])
+    Ok(vec![
+        ctl_scale_fixture()?,
+        tgp_schedule_fixture()?,
+        truncation_fixture()?,
+        median_of_means_fixture()?,
+        posterior_fixture()?,
+    ])
 }
 
-fn entry(name: &str, description: &str, inputs: serde_json::Value, outputs: serde_json::Value) -> Entry {
+fn entry(
+    name: &str,
+    description: &str,
+    inputs: serde_json::Value,
+    outputs: serde_json::Value,
+) -> Entry {
     (
         format!("ldp-bo/{name}.json").into(),
-        Fixture { name: name.into(), description: description.into(), inputs, outputs },
+        Fixture {
+            name: name.into(),
+            description: description.into(),
+            inputs,
+            outputs,
+        },
     )
 }
 
 fn ctl_scale_fixture() -> Result<Entry, String> {
-    let cases = [(1.0, 1.0, 1.0), (1.0, 1.0, 0.5), (0.8, 3.5, 2.0), (1.0, 0.0, 0.1)];
+    let cases = [
+        (1.0, 1.0, 1.0),
+        (1.0, 1.0, 0.5),
+        (0.8, 3.5, 2.0),
+        (1.0, 0.0, 0.1),
+    ];
     let mut ins = Vec::new();
     let mut paper = Vec::new();
     let mut used = Vec::new();
@@ -375,7 +557,11 @@ fn tgp_schedule_fixture() -> Result<Entry, String> {
     let gammas = [0.0, 0.5, 1.2, 2.0, 2.5, 3.1, 3.5, 3.9, 4.2, 4.4];
     let ts: Vec<u64> = (1..=10).collect();
     let bt: Vec<f64> = (0..=10).map(|t| s.truncation(t)).collect();
-    let beta: Vec<f64> = ts.iter().zip(&gammas).map(|(&t, &g)| s.beta(t, g)).collect();
+    let beta: Vec<f64> = ts
+        .iter()
+        .zip(&gammas)
+        .map(|(&t, &g)| s.beta(t, g))
+        .collect();
     Ok(entry(
         "tgp_schedule",
         "LDP-TGP-UCB (Algorithm 2): L = 2(B+R)/eps, K = B^2 + R^2 + 2 L^2, truncation points b_t = B + R + L ln(max(t, 1)) for t = 0..10 (ln 0 is replaced by ln 1: b_0 = B + R), and beta_t = B + 2 sqrt(2/lambda) b_{t-1} sqrt(gamma_{t-1} + ln(1/delta)) + sqrt(K (ln(max(t-1, 1)) + 1) / lambda) for t = 1..10 with the given gamma_{t-1} (gamma_prev[i] is used for t = i + 1).",
@@ -385,11 +571,20 @@ fn tgp_schedule_fixture() -> Result<Entry, String> {
 }
 
 fn truncation_fixture() -> Result<Entry, String> {
-    let u = ndarray::array![[0.5, -1.2, 0.3, 2.0, -0.1], [1.5, 0.2, -0.7, 0.05, 0.9], [-0.4, 0.8, 1.1, -1.9, 0.6]];
+    let u = ndarray::array![
+        [0.5, -1.2, 0.3, 2.0, -0.1],
+        [1.5, 0.2, -0.7, 0.05, 0.9],
+        [-0.4, 0.8, 1.1, -1.9, 0.6]
+    ];
     let y = ndarray::array![1.0, -2.0, 3.5, 0.4, -6.0];
     let b = ndarray::array![1.0, 1.0, 1.5, 1.5, 2.0];
-    let r = ldp_bo::truncation::feature_adaptive_truncation(u.view(), y.view(), b.view()).map_err(e)?;
-    let raw: Vec<f64> = y.iter().zip(&b).map(|(&v, &bb)| ldp_bo::truncation::truncate_reward(v, bb)).collect();
+    let r =
+        ldp_bo::truncation::feature_adaptive_truncation(u.view(), y.view(), b.view()).map_err(e)?;
+    let raw: Vec<f64> = y
+        .iter()
+        .zip(&b)
+        .map(|(&v, &bb)| ldp_bo::truncation::truncate_reward(v, bb))
+        .collect();
     Ok(entry(
         "ata_truncation",
         "LDP-ATA-GP-UCB, Algorithm 1 line 10: r_i = sum_tau u[i][tau] y[tau] 1{|u[i][tau] y[tau]| <= b[tau]} for the rows u_i of U = V^{-1/2} Phi^T; and Algorithm 2 line 8 on the same rewards: y_hat[tau] = y[tau] 1{|y[tau]| <= b[tau]} (set to 0, not clipped, beyond b).",
@@ -399,7 +594,14 @@ fn truncation_fixture() -> Result<Entry, String> {
 }
 
 fn median_of_means_fixture() -> Result<Entry, String> {
-    let thetas = ndarray::array![[0.1, 0.2], [0.15, 0.22], [0.9, -0.4], [0.12, 0.18], [0.11, 0.5], [-0.3, 0.25]];
+    let thetas = ndarray::array![
+        [0.1, 0.2],
+        [0.15, 0.22],
+        [0.9, -0.4],
+        [0.12, 0.18],
+        [0.11, 0.5],
+        [-0.3, 0.25]
+    ];
     let v = ndarray::array![[3.0, 0.5], [0.5, 2.0]];
     let m = ldp_bo::median_of_means::median_of_means(thetas.view(), v.view()).map_err(e)?;
     Ok(entry(
@@ -417,7 +619,9 @@ fn posterior_fixture() -> Result<Entry, String> {
     let rewards = [0.4, 1.3, -0.2, 8.0, 0.7, -5.0];
     let c = CtlCurator::new(1.0, 1.0, 1.0).map_err(e)?;
     // The schedule LDP-TGP-UCB builds from this curator (its actual Laplace scale).
-    let s = ldp_bo::schedule::TgpSchedule::from_laplace_scale(1.0, 1.0, c.laplace_scale(), 1.0, 0.1).map_err(e)?;
+    let s =
+        ldp_bo::schedule::TgpSchedule::from_laplace_scale(1.0, 1.0, c.laplace_scale(), 1.0, 0.1)
+            .map_err(e)?;
     let mut truncated = Vec::new();
     let mut gp = kernel::FiniteDomainGp::new(k, arms.view(), 1.0, false).map_err(e)?;
     for (t, (&a, &y)) in plays.iter().zip(&rewards).enumerate() {
