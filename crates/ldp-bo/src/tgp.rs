@@ -44,7 +44,7 @@ impl Default for TgpParams {
 }
 
 /// The default scale of the TGP-UCB width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.003;
+pub const DEFAULT_BETA_SCALE: f64 = 0.01;
 
 impl TgpParams {
     /// Check every field.

