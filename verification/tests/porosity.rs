@@ -83,6 +83,9 @@ fn hardened_sampler_outputs_lie_on_its_grid() {
     for _ in 0..2000 {
         let y = m.release_scalar(0.0, &mut rng).unwrap();
         // Exact: w is a power of two, so y / w is exact and must be an integer.
-        assert!((y / w).fract().abs() < f64::MIN_POSITIVE, "{y} is off the grid of width {w}");
+        assert!(
+            (y / w).fract().abs() < f64::MIN_POSITIVE,
+            "{y} is off the grid of width {w}"
+        );
     }
 }
