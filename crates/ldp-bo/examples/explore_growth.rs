@@ -1,4 +1,8 @@
-//! Exploration (not part of the library): mean cumulative regret at geometric horizons.
+//! Mean cumulative regret of one algorithm at horizons 16, 32, ..., T_max on the synthetic
+//! problem, with the local log-log slope: how we saw where the learning phase starts.
+//!
+//! `cargo run -p ldp-bo --example explore_growth -- T_MAX EPS ALGORITHM [TRIALS] [se|matern] [MOMA_SCALE]`
+//! (EPS = 0 for the non-private setting; ALGORITHM = ata, tgp or moma).
 use bandit::runner::RunConfig;
 use ldp_bo::experiments::*;
 use std::time::Instant;
