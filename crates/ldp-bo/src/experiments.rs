@@ -19,7 +19,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use bandit::agent::Identity;
+use bandit::agent::{Agent, Curator, Identity};
 use bandit::dataset::{self, DataSetProblem};
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
@@ -27,6 +27,7 @@ use bandit::objective::RkhsSynthetic;
 use bandit::runner::{BatchResult, RunConfig, run_trials};
 use kernel::Kernel;
 use ndarray::Array2;
+use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::ata::{AtaGpUcb, AtaParams};
@@ -294,10 +295,81 @@ pub fn run(
     config: &RunConfig,
 ) -> Result<BatchResult, LdpBoError> {
     let horizon = config.horizon as u64;
-    let mut params = *params;
-    params.ata.horizon = horizon;
-    params.moma.horizon = horizon;
-    let make_env = |rng: &mut rand_chacha::ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
+    let mut p = *params;
+    p.ata.horizon = horizon;
+    p.moma.horizon = horizon;
+    match setting {
+        Setting::Ldp { epsilon } => {
+            let ctl = |i: &InstanceInfo| CtlCurator::new(epsilon, i.b, i.r);
+            match algorithm {
+                Algorithm::Ata => batch(source, setting, config, ctl, |i| {
+                    AtaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.ata)
+                }),
+                Algorithm::Tgp => batch(source, setting, config, ctl, |i| {
+                    TgpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.tgp)
+                }),
+                Algorithm::Moma => batch(source, setting, config, ctl, |i| {
+                    MomaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.moma)
+                }),
+            }
+        }
+        Setting::NonPrivate => {
+            let identity = |_: &InstanceInfo| Ok::<_, std::convert::Infallible>(Identity);
+            match algorithm {
+                Algorithm::Ata => batch(source, setting, config, identity, |i| {
+                    AtaGpUcb::heavy_tailed(i.kernel.clone(), i.arms.view(), i.b, i.v, p.ata)
+                }),
+                Algorithm::Tgp => batch(source, setting, config, identity, |i| {
+                    TgpUcb::heavy_tailed(i.kernel.clone(), i.arms.view(), i.b, i.alpha, i.v, p.tgp)
+                }),
+                Algorithm::Moma => batch(source, setting, config, identity, |i| {
+                    MomaGpUcb::heavy_tailed(
+                        i.kernel.clone(),
+                        i.arms.view(),
+                        i.b,
+                        i.alpha,
+                        i.c,
+                        p.moma,
+                    )
+                }),
+            }
+        }
+    }
+}
+
+/// The cumulative-regret curve `R_1, ..., R_T` of one seeded trial (trial 0 of a batch with
+/// base seed `seed`): what the regret-scaling checks read their horizons from.
+pub fn regret_curve(
+    source: &Source,
+    setting: Setting,
+    algorithm: Algorithm,
+    params: &AlgorithmParams,
+    horizon: usize,
+    seed: u64,
+) -> Result<Vec<f64>, LdpBoError> {
+    let config = RunConfig {
+        horizon,
+        n_trials: 1,
+        base_seed: seed,
+    };
+    let mut batch = run(source, setting, algorithm, params, &config)?;
+    Ok(batch.trials.swap_remove(0).cumulative_regret)
+}
+
+/// The batch runner with this crate's instances, a curator and an agent built from the
+/// instance's [`InstanceInfo`].
+fn batch<A, C>(
+    source: &Source,
+    setting: Setting,
+    config: &RunConfig,
+    curator: impl Fn(&InstanceInfo) -> Result<C, C::Error> + Sync,
+    agent: impl Fn(&InstanceInfo) -> Result<A, LdpBoError> + Sync,
+) -> Result<BatchResult, LdpBoError>
+where
+    C: Curator,
+    A: Agent<Message = C::Message, Error = LdpBoError>,
+{
+    let make_env = |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
         source.instance(setting, rng).map_err(|e| match e {
             LdpBoError::Bandit(b) => b,
             other => bandit::BanditError::Agent {
@@ -306,110 +378,10 @@ pub fn run(
             },
         })
     };
-    let result = match setting {
-        Setting::Ldp { epsilon } => {
-            let curator = |e: &Instance, _: &mut rand_chacha::ChaCha20Rng| {
-                CtlCurator::new(epsilon, e.info.b, e.info.r)
-            };
-            match algorithm {
-                Algorithm::Ata => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        AtaGpUcb::private(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            &CtlCurator::new(epsilon, i.b, i.r)?,
-                            params.ata,
-                        )
-                    },
-                    curator,
-                ),
-                Algorithm::Tgp => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        TgpUcb::private(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            &CtlCurator::new(epsilon, i.b, i.r)?,
-                            params.tgp,
-                        )
-                    },
-                    curator,
-                ),
-                Algorithm::Moma => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        MomaGpUcb::private(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            &CtlCurator::new(epsilon, i.b, i.r)?,
-                            params.moma,
-                        )
-                    },
-                    curator,
-                ),
-            }
-        }
-        Setting::NonPrivate => {
-            let identity = |_: &Instance, _: &mut rand_chacha::ChaCha20Rng| {
-                Ok::<_, std::convert::Infallible>(Identity)
-            };
-            match algorithm {
-                Algorithm::Ata => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        AtaGpUcb::heavy_tailed(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            i.b,
-                            i.v,
-                            params.ata,
-                        )
-                    },
-                    identity,
-                ),
-                Algorithm::Tgp => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        TgpUcb::heavy_tailed(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            i.b,
-                            i.alpha,
-                            i.v,
-                            params.tgp,
-                        )
-                    },
-                    identity,
-                ),
-                Algorithm::Moma => run_trials(
-                    config,
-                    make_env,
-                    |e: &Instance, _: &mut _| {
-                        let i = &e.info;
-                        MomaGpUcb::heavy_tailed(
-                            i.kernel.clone(),
-                            i.arms.view(),
-                            i.b,
-                            i.alpha,
-                            i.c,
-                            params.moma,
-                        )
-                    },
-                    identity,
-                ),
-            }
-        }
-    };
-    Ok(result?)
+    Ok(run_trials(
+        config,
+        make_env,
+        |e: &Instance, _: &mut ChaCha20Rng| agent(&e.info),
+        |e: &Instance, _: &mut ChaCha20Rng| curator(&e.info),
+    )?)
 }

@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use bandit::agent::{Agent, Curator, Feedback};
 use bandit::baselines::UniformRandom;
-use bandit::runner::{regret_curve, regret_curve_non_private};
+use bandit::runner::regret_curve_non_private;
 use ldp_bo::experiments::{Algorithm, AlgorithmParams, Instance, Setting, Source};
 use ldp_bo::lower_bound::{LowerBoundKernel, LowerBoundSetting};
-use ldp_bo::{AtaGpUcb, CtlCurator, MomaGpUcb, TgpParams, TgpUcb};
+use ldp_bo::{CtlCurator, TgpParams, TgpUcb};
 use ndarray::Array2;
 use privacy::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use rand::{RngExt, SeedableRng};
@@ -265,64 +265,10 @@ fn scaling_source() -> Source {
 }
 
 fn private_curve(algorithm: Algorithm, epsilon: f64, t_max: usize, seed: u64) -> Vec<f64> {
-    let source = scaling_source();
-    let setting = Setting::Ldp { epsilon };
     let params = AlgorithmParams::new(t_max as u64);
-    let make_env = |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
-        source
-            .instance(setting, rng)
-            .map_err(|err| bandit::BanditError::Agent {
-                round: None,
-                source: Box::new(err),
-            })
-    };
-    let make_curator =
-        |env: &Instance, _: &mut ChaCha20Rng| CtlCurator::new(epsilon, env.info.b, env.info.r);
-    let curve = match algorithm {
-        Algorithm::Tgp => regret_curve(
-            make_env,
-            |env: &Instance, _: &mut ChaCha20Rng| {
-                TgpUcb::private(
-                    env.info.kernel.clone(),
-                    env.info.arms.view(),
-                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
-                    params.tgp,
-                )
-            },
-            make_curator,
-            t_max,
-            seed,
-        ),
-        Algorithm::Moma => regret_curve(
-            make_env,
-            |env: &Instance, _: &mut ChaCha20Rng| {
-                MomaGpUcb::private(
-                    env.info.kernel.clone(),
-                    env.info.arms.view(),
-                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
-                    params.moma,
-                )
-            },
-            make_curator,
-            t_max,
-            seed,
-        ),
-        Algorithm::Ata => regret_curve(
-            make_env,
-            |env: &Instance, _: &mut ChaCha20Rng| {
-                AtaGpUcb::private(
-                    env.info.kernel.clone(),
-                    env.info.arms.view(),
-                    &CtlCurator::new(epsilon, env.info.b, env.info.r)?,
-                    params.ata,
-                )
-            },
-            make_curator,
-            t_max,
-            seed,
-        ),
-    };
-    curve.unwrap_or_default()
+    let setting = Setting::Ldp { epsilon };
+    ldp_bo::experiments::regret_curve(&scaling_source(), setting, algorithm, &params, t_max, seed)
+        .unwrap_or_default()
 }
 
 fn lower_bound_values(horizons: &[usize], epsilon: f64) -> Vec<f64> {
