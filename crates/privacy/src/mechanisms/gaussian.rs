@@ -159,6 +159,8 @@ pub struct GaussianMechanism {
     sensitivity: Sensitivity,
     calibration: GaussianCalibration,
     sampler: Sampler,
+    /// `sigma` for the current sampler, solved once (the analytic calibration is a bisection).
+    sigma: f64,
 }
 
 impl GaussianMechanism {
@@ -172,7 +174,9 @@ impl GaussianMechanism {
                 delta: Delta::new(delta)?,
             },
             sampler: Sampler::Hardened,
-        })
+            sigma: f64::NAN,
+        }
+        .with_sigma())
     }
 
     /// Analytic calibration, hardened sampler.
@@ -185,7 +189,9 @@ impl GaussianMechanism {
                 delta: Delta::new(delta)?,
             },
             sampler: Sampler::Hardened,
-        })
+            sigma: f64::NAN,
+        }
+        .with_sigma())
     }
 
     /// rho-zCDP calibration, hardened sampler.
@@ -196,12 +202,30 @@ impl GaussianMechanism {
                 rho: Rho::new(rho)?,
             },
             sampler: Sampler::Hardened,
-        })
+            sigma: f64::NAN,
+        }
+        .with_sigma())
     }
 
     /// The same mechanism with another sampler.
     pub fn with_sampler(mut self, sampler: Sampler) -> Self {
         self.sampler = sampler;
+        self.with_sigma()
+    }
+
+    /// Solve `sigma` for the current sampler's effective sensitivity.
+    fn with_sigma(mut self) -> Self {
+        let s = self.effective_sensitivity();
+        // The calibrations were validated at construction; they cannot fail here.
+        self.sigma = match self.calibration {
+            GaussianCalibration::Classic { epsilon, delta } => {
+                classic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
+            }
+            GaussianCalibration::Analytic { epsilon, delta } => {
+                analytic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
+            }
+            GaussianCalibration::Zcdp { rho } => s / (2.0 * rho.get()).sqrt(),
+        };
         self
     }
 
@@ -223,17 +247,7 @@ impl GaussianMechanism {
 
     /// The noise standard deviation.
     pub fn sigma(&self) -> f64 {
-        let s = self.effective_sensitivity();
-        // The calibrations were validated at construction; they cannot fail here.
-        match self.calibration {
-            GaussianCalibration::Classic { epsilon, delta } => {
-                classic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
-            }
-            GaussianCalibration::Analytic { epsilon, delta } => {
-                analytic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
-            }
-            GaussianCalibration::Zcdp { rho } => s / (2.0 * rho.get()).sqrt(),
-        }
+        self.sigma
     }
 
     /// The zCDP parameter `rho = Delta_eff^2 / (2 sigma^2)`.
