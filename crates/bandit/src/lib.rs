@@ -7,7 +7,7 @@
 //! - [`noise`]: reward models (Gaussian, uniform, Student-t, Pareto, Bernoulli, data rows).
 //! - [`dataset`]: the light-sensor and stock-price problems from `../shared/data`.
 //! - [`agent`]: the [`Agent`](agent::Agent) and [`Curator`](agent::Curator) traits.
-//! - [`env`]: the [`Environment`](env::Environment) trait and fixed/sampled environments.
+//! - [`env`](mod@env): the [`Environment`](env::Environment) trait and fixed/sampled environments.
 //! - [`runner`]: seeded trials, the parallel batch runner, result records (JSON, CSV).
 //! - [`baselines`]: uniform random, GP-UCB (IGP-UCB `beta_t`), GP Thompson sampling.
 //!

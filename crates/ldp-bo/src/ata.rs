@@ -72,7 +72,7 @@ impl AtaParams {
 /// `x_t = argmax mu_{t-1}(x) + beta_t sigma_{t-1}(x)` (line 4). [`Agent::observe`] stores the
 /// message `y_bar_t` (line 5). The update at round `t`:
 ///
-/// - line 6-7: Nyström embedding of `x_1..x_t` with `sigma_{t-1}` ([`NystromStep::sample`]);
+/// - line 6-7: Nyström embedding of `x_1..x_t` with `sigma_{t-1}` (Algorithm 4, `kernel::features::NystromEmbedding`);
 /// - line 8: `V_t = Phi_t^T Phi_t + lambda I`;
 /// - line 9-10: rows `u_i` of `V_t^{-1/2} Phi_t^T`, truncated sums
 ///   `r_i = sum_tau u_{i,tau} y_tau 1{|u_{i,tau} y_tau| <= b_tau}` with
