@@ -51,6 +51,10 @@ pub fn checks() -> Vec<Check> {
             run: pipeline_user_stream,
         },
         Check {
+            id: "ldp-bo/control/pipeline-half-noise",
+            run: control_pipeline_half_noise,
+        },
+        Check {
             id: "ldp-bo/scaling/ldp-tgp-ucb",
             run: scaling_tgp,
         },
@@ -174,8 +178,38 @@ const PIPELINE_ROUNDS: usize = 12;
 const PIPELINE_USER: usize = 3;
 
 fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
-    let id = "ldp-bo/pipeline/user-stream";
-    let c = curator()?;
+    pipeline_audit(
+        ctx,
+        "ldp-bo/pipeline/user-stream",
+        1.0,
+        CheckKind::Audit,
+        Expect::Holds {
+            min_tightness: None,
+        },
+    )
+}
+
+fn control_pipeline_half_noise(ctx: &Context) -> Result<Outcome, String> {
+    // The same pipeline with a curator calibrated for eps = 2 (half the noise), audited against
+    // the eps = 1 claim: the black-box audit of the transcript must flag it.
+    pipeline_audit(
+        ctx,
+        "ldp-bo/control/pipeline-half-noise",
+        2.0,
+        CheckKind::PositiveControl,
+        Expect::Flagged,
+    )
+}
+
+fn pipeline_audit(
+    ctx: &Context,
+    id: &str,
+    curator_epsilon: f64,
+    kind: CheckKind,
+    expect: Expect,
+) -> Result<Outcome, String> {
+    let claimed = curator()?;
+    let c = CtlCurator::new(curator_epsilon, 1.0, 1.0).map_err(e)?;
     // A fixed data set: user t's raw rewards for each of 10 arms (in [-2, 2]).
     let n_arms = 10;
     let arms = Array2::from_shape_fn((n_arms, 1), |(i, _)| i as f64 / (n_arms - 1) as f64);
@@ -221,7 +255,7 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
         transcript,
         &low,
         &high,
-        &c.claim(),
+        &claimed.claim(),
         &MeanDifferenceProjection,
         &cfg,
     )
@@ -229,15 +263,14 @@ fn pipeline_user_stream(ctx: &Context) -> Result<Outcome, String> {
     Ok(audit_outcome(
         ctx,
         id,
-        CheckKind::Audit,
+        kind,
         format!(
-            "LDP-TGP-UCB transcript (actions and CTL messages of {PIPELINE_ROUNDS} users, 10 arms) when user {PIPELINE_USER}'s rewards change from -2 to 2 on every arm; {}",
-            c.claim().subject
+            "LDP-TGP-UCB transcript (actions and CTL messages of {PIPELINE_ROUNDS} users, 10 arms) when user {PIPELINE_USER}'s rewards change from -2 to 2 on every arm; curator {}, claim {}",
+            c.claim().subject,
+            claimed.claim().subject
         ),
         &r,
-        Expect::Holds {
-            min_tightness: None,
-        },
+        expect,
     ))
 }
 
@@ -308,7 +341,11 @@ fn scaling(
     let name = algorithm.name(Setting::Ldp {
         epsilon: SCALING_EPSILON,
     });
-    Ok(scaling_outcome(
+    // The slope before the log factor is divided out: what the regret itself did.
+    let xs: Vec<f64> = horizons.iter().map(|&t| (t as f64).ln()).collect();
+    let ys: Vec<f64> = r.mean.iter().map(|m| m.ln()).collect();
+    let raw_slope = crate::scaling::ols(&xs, &ys).0;
+    let mut o = scaling_outcome(
         ctx,
         id,
         CheckKind::Scaling,
@@ -318,7 +355,12 @@ fn scaling(
         &r,
         Verdict::Pass,
     )
-    .value("lower_bound_rate_theorem_1", lower_bound_values(&horizons, SCALING_EPSILON)))
+    .value("raw_slope", raw_slope)
+    .value("lower_bound_rate_theorem_1", lower_bound_values(&horizons, SCALING_EPSILON));
+    o.measured.push_str(&format!(
+        "; slope of ln R_T itself (no log factor divided out): {raw_slope:.3}"
+    ));
+    Ok(o)
 }
 
 fn scaling_tgp(ctx: &Context) -> Result<Outcome, String> {
