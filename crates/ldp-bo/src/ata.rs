@@ -14,7 +14,7 @@ use crate::error::{LdpBoError, open_unit, positive};
 use crate::nystrom_step::NystromStep;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
-use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -198,7 +198,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
     /// `beta` plus `beta_scale` times its concentration term.
     fn width(&self) -> f64 {
         let bias = self.schedule.accuracy.bias_width(self.schedule.b);
-        bias + self.params.beta_scale * (self.beta - bias)
+        scaled_width(bias, self.beta, self.params.beta_scale)
     }
 
     /// Lines 6-13 for the rewards received so far.
@@ -222,8 +222,8 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
             u.column_mut(tau).assign(&g.row(a));
         }
         let b = Array1::from_elem(t, self.schedule.truncation(m));
-        let rewards = Array1::from(self.rewards.clone());
-        let r = feature_adaptive_truncation(u.view(), rewards.view(), b.view())?; // line 10
+        let rewards = ndarray::ArrayView1::from(&self.rewards[..]);
+        let r = feature_adaptive_truncation(u.view(), rewards, b.view())?; // line 10
         let theta = step.v_inv_sqrt.dot(&r); // line 11
         let (mean, variance) = step.posterior(theta.view(), self.prior_variance.view(), lambda); // 12-13
         self.mean = mean;

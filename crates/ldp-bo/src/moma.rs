@@ -13,7 +13,7 @@ use crate::error::{LdpBoError, open_unit, positive};
 use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::MomaSchedule;
-use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
 
 /// How the epoch length `k` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -243,7 +243,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
     /// `beta` plus `beta_scale` times its concentration term.
     fn width(&self) -> f64 {
         let bias = self.schedule.accuracy.bias_width(self.schedule.b);
-        bias + self.params.beta_scale * (self.beta - bias)
+        scaled_width(bias, self.beta, self.params.beta_scale)
     }
 
     /// Lines 7-14 after epoch `n = epochs()`.

@@ -14,7 +14,7 @@ use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::{LdpBoError, open_unit, positive};
 use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
 use crate::truncation::truncate_reward;
-use crate::ucb::{check_decision_set, finite_reward, ucb_argmax, validate_arms};
+use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
 
 /// Parameters of (LDP-)TGP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -197,8 +197,11 @@ impl<K: Kernel, M> TgpUcb<K, M> {
             GammaSource::Realised => self.gp.information_gain(),
             GammaSource::Fixed(g) => g,
         };
-        let bias = self.variant.bias();
-        bias + self.params.beta_scale * (self.variant.beta(t, gamma) - bias)
+        scaled_width(
+            self.variant.bias(),
+            self.variant.beta(t, gamma),
+            self.params.beta_scale,
+        )
     }
 }
 

@@ -75,6 +75,13 @@ fn is_tie(a: f64, b: f64) -> bool {
     a == b
 }
 
+/// The width of the coming UCB choice, `bias + scale (beta - bias)`: the theorem's `beta` with its
+/// concentration term (everything but the function-norm `bias`) multiplied by `scale`
+/// (`docs/ldp-bo.md`, "Defaults").
+pub(crate) fn scaled_width(bias: f64, beta: f64, scale: f64) -> f64 {
+    bias + scale * (beta - bias)
+}
+
 /// Check a message value.
 pub(crate) fn finite_reward(value: f64) -> Result<f64, LdpBoError> {
     if value.is_finite() {

@@ -810,13 +810,25 @@ const SCALING_NOISE: f64 = 0.1;
 /// `R_T = O(sqrt(T) (B sqrt(gamma_T) + gamma_T))`, and for the SE kernel in `d = 1`
 /// `gamma_T = O((ln T)^(d+1))` (Srinivas et al. 2010): exponent 1/2, log factor `(ln T)^2`.
 fn igp_ucb_theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfig {
+    scaling_config(horizons, seeds, seed, 0.5, 2.0)
+}
+
+/// A scaling check at the suite's level [`ALPHA`] with 1000 bootstrap replicates, against the
+/// exponent `theory_exponent` of `T` with log factor `(ln T)^log_power`.
+pub(crate) fn scaling_config(
+    horizons: Vec<usize>,
+    seeds: usize,
+    seed: u64,
+    theory_exponent: f64,
+    log_power: f64,
+) -> ScalingConfig {
     ScalingConfig {
         horizons,
         seeds,
         bootstrap: 1000,
         alpha: ALPHA,
-        theory_exponent: 0.5,
-        log_power: 2.0,
+        theory_exponent,
+        log_power,
         seed,
     }
 }

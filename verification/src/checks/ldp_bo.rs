@@ -23,7 +23,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
-use super::audit::{ALPHA, Expect, MIN_TIGHTNESS, audit_outcome, laplace_llr, scaling_outcome};
+use super::audit::{
+    ALPHA, Expect, MIN_TIGHTNESS, audit_outcome, laplace_llr, scaling_config, scaling_outcome,
+};
 use crate::audit::statistic::MeanDifferenceProjection;
 use crate::audit::{AuditConfig, audit};
 use crate::check::{Check, Context, Outcome};
@@ -282,15 +284,7 @@ const SCALING_EPSILON: f64 = 4.0;
 /// Theorem 2: `gamma_T sqrt(T ln T ln(gamma_T T))`), and on a finite domain of `n` arms
 /// `gamma_T <= (n/2) ln(1 + T/lambda) = O(ln T)`: exponent 1/2, log factor `(ln T)^2`.
 fn theory(horizons: Vec<usize>, seeds: usize, seed: u64) -> ScalingConfig {
-    ScalingConfig {
-        horizons,
-        seeds,
-        bootstrap: 1000,
-        alpha: ALPHA,
-        theory_exponent: 0.5,
-        log_power: 2.0,
-        seed,
-    }
+    scaling_config(horizons, seeds, seed, 0.5, 2.0)
 }
 
 fn scaling_source() -> Source {
