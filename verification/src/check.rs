@@ -1,8 +1,16 @@
 //! Checks and the runner that turns them into a [`Report`].
+//!
+//! A check is a function `fn(&Context) -> CheckResult`. The [`Context`] knows the check's id,
+//! its seeds and where its plots go; the check returns an [`Outcome`] (what was checked, what
+//! must hold, what was measured, the verdict) or a [`CheckError`], which the runner records as a
+//! failure with the error's message. The runner adds the id and the time: a [`CheckRecord`] is
+//! the id, the seconds and the outcome, nothing copied by hand.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
 
 use crate::report::{CheckKind, CheckRecord, Report, Verdict};
 
@@ -10,7 +18,7 @@ use crate::report::{CheckKind, CheckRecord, Report, Verdict};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// The default: every check at a budget that keeps the whole run (build included) within
-    /// about 10 minutes on 2 cores.
+    /// about 15 minutes on 2 cores.
     Quick,
     /// Larger budgets: tighter bounds, more seeds, longer horizons.
     Full,
@@ -34,12 +42,12 @@ impl Mode {
     }
 }
 
-/// What every check receives.
+/// The settings of one verify run, shared by every check.
 #[derive(Debug, Clone)]
-pub struct Context {
+pub struct Settings {
     /// Effort.
     pub mode: Mode,
-    /// Base seed; a check derives its own seeds from it and its id.
+    /// Base seed; every check derives its own seeds from it and a name.
     pub seed: u64,
     /// Folder of the report (`target/verify`): plots go in `plots/` below it.
     pub out_dir: PathBuf,
@@ -47,44 +55,101 @@ pub struct Context {
     pub data_dir: PathBuf,
 }
 
+/// FNV-1a of `name` mixed with the base seed: a named random stream, so that adding a check (or
+/// a stream) never changes another one's randomness.
+pub fn named_seed(base: u64, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ base;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// What a check receives: the run's settings and the check's own identity.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Effort.
+    pub mode: Mode,
+    /// The run's base seed.
+    pub seed: u64,
+    /// Folder of the report (`target/verify`).
+    pub out_dir: PathBuf,
+    /// Folder of the shared data sets.
+    pub data_dir: PathBuf,
+    id: &'static str,
+    seed_key: &'static str,
+}
+
 impl Context {
-    /// A seed for a named sub-task of a check: FNV-1a of the name mixed with the base seed, so
-    /// that adding a check never changes another check's randomness.
-    pub fn seed_for(&self, name: &str) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ self.seed;
-        for b in name.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    /// The context of check `check` in a run with `settings`.
+    pub fn new(settings: &Settings, check: &Check) -> Self {
+        Self {
+            mode: settings.mode,
+            seed: settings.seed,
+            out_dir: settings.out_dir.clone(),
+            data_dir: settings.data_dir.clone(),
+            id: check.id,
+            seed_key: check.seed_key,
         }
-        h
+    }
+
+    /// The check's id (`area/what/case`).
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// The check's own seed: the stream named by its seed key (its id, unless the check was
+    /// renamed after its numbers were published; see [`Check::seeded_as`]).
+    pub fn check_seed(&self) -> u64 {
+        named_seed(self.seed, self.seed_key)
+    }
+
+    /// The seed of a named stream (shared by checks that must see the same data, or a
+    /// sub-task of one check): see [`named_seed`].
+    pub fn seed_for(&self, name: &str) -> u64 {
+        named_seed(self.seed, name)
+    }
+
+    /// The seed of sub-stream `part` of this check (`"<seed key>/<part>"`).
+    pub fn sub_seed(&self, part: &str) -> u64 {
+        named_seed(self.seed, &format!("{}/{part}", self.seed_key))
     }
 
     /// The folder for plots (created on demand by the plotting code).
     pub fn plot_dir(&self) -> PathBuf {
         self.out_dir.join("plots")
     }
+
+    /// A plot of this check: `(path relative to the report, absolute path)`.
+    pub fn plot_path(&self, suffix: &str) -> (String, PathBuf) {
+        let rel = crate::plot::relative_path(self.id, suffix);
+        let abs = self.out_dir.join(&rel);
+        (rel, abs)
+    }
 }
 
 /// What a check returns; the runner adds the id and the time.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The kind of evidence.
     pub kind: CheckKind,
-    /// What is checked.
+    /// What is checked (a function, mechanism or algorithm with its parameters).
     pub subject: String,
-    /// What must hold.
+    /// What must hold, in words with the numbers.
     pub claim: String,
-    /// What was measured.
+    /// What was measured, in words with the numbers.
     pub measured: String,
     /// The verdict.
     pub verdict: Verdict,
-    /// Machine-readable numbers.
+    /// Machine-readable numbers behind `claim` and `measured` (names are self-explanatory).
     pub values: serde_json::Map<String, serde_json::Value>,
-    /// Probability of a false failure (statistical checks).
+    /// Probability that this check fails although the claim holds (statistical checks only).
     pub false_alarm_probability: Option<f64>,
-    /// Audit fields.
+    /// The privacy audit's fields (claim, eps_lower, mu_lower, confidence, samples, event,
+    /// tightness, smallest detectable violation), for audits and their controls.
     pub audit: Option<serde_json::Value>,
-    /// Plots relative to the report folder.
+    /// Plots, relative to the report's folder.
     pub plots: Vec<String>,
 }
 
@@ -143,14 +208,89 @@ pub fn verdict(ok: bool) -> Verdict {
     if ok { Verdict::Pass } else { Verdict::Fail }
 }
 
+/// Why a check could not produce an outcome: the error of the library call that failed (its
+/// type kept as the source, so it can be downcast), or a message of the check itself. The
+/// runner records it as a failed check with this message.
+///
+/// Any error type converts into it with `?`, as with `anyhow::Error` (which is why
+/// `CheckError` does not itself implement `std::error::Error`).
+pub struct CheckError(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl CheckError {
+    /// An error of the check's own logic (an impossible state, a failed precondition).
+    pub fn msg(message: impl Into<String>) -> Self {
+        Self(message.into().into())
+    }
+
+    /// The underlying error.
+    pub fn source_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for CheckError {
+    fn from(e: E) -> Self {
+        Self(Box::new(e))
+    }
+}
+
+/// So that a closure of a check can return a `CheckError` where the auditor or the scaling
+/// checker takes any error (`Into<Box<dyn Error + Send + Sync>>`).
+impl From<CheckError> for Box<dyn std::error::Error + Send + Sync + 'static> {
+    fn from(e: CheckError) -> Self {
+        e.0
+    }
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(s) = source {
+            write!(f, ": {s}")?;
+            source = s.source();
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CheckError({self})")
+    }
+}
+
+/// What a check returns.
+pub type CheckResult = Result<Outcome, CheckError>;
+
 /// A check: an id and the function that runs it. An `Err` or a panic is recorded as a failure
 /// with its message.
 #[derive(Clone, Copy)]
 pub struct Check {
-    /// Identifier, prefixed by area.
+    /// Identifier, prefixed by area (`kernel/qff/se-1d-grid`).
     pub id: &'static str,
+    /// The name the check's own random stream is derived from ([`Context::check_seed`]).
+    pub seed_key: &'static str,
     /// The check.
-    pub run: fn(&Context) -> Result<Outcome, String>,
+    pub run: fn(&Context) -> CheckResult,
+}
+
+impl Check {
+    /// A check whose random stream is named by its id.
+    pub const fn new(id: &'static str, run: fn(&Context) -> CheckResult) -> Self {
+        Self {
+            id,
+            seed_key: id,
+            run,
+        }
+    }
+
+    /// Keep the random stream of an earlier id (`key`), so that a renamed check reproduces the
+    /// numbers it published under its old name.
+    pub const fn seeded_as(mut self, key: &'static str) -> Self {
+        self.seed_key = key;
+        self
+    }
 }
 
 /// Progress events of [`run_checks`].
@@ -162,11 +302,36 @@ pub enum Progress<'a> {
     Done(&'a CheckRecord),
 }
 
+/// Run one check: its outcome, or a failed record with the error's or the panic's message.
+pub fn run_check(check: &Check, settings: &Settings) -> CheckRecord {
+    let ctx = Context::new(settings, check);
+    let t = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| (check.run)(&ctx)));
+    let seconds = t.elapsed().as_secs_f64();
+    let outcome = match result {
+        Ok(Ok(o)) => o,
+        Ok(Err(err)) => failed(check.id, format!("error: {err}")),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            failed(check.id, format!("panicked: {msg}"))
+        }
+    };
+    CheckRecord {
+        id: check.id.to_string(),
+        seconds,
+        outcome,
+    }
+}
+
 /// Run every check whose id starts with `only` (all when `None`), in order, and assemble the
 /// report.
 pub fn run_checks(
     checks: &[Check],
-    ctx: &Context,
+    settings: &Settings,
     only: Option<&str>,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Report {
@@ -178,57 +343,25 @@ pub fn run_checks(
     let mut records = Vec::with_capacity(selected.len());
     for (i, check) in selected.iter().enumerate() {
         progress(Progress::Start(i, selected.len(), check.id));
-        let t = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(|| (check.run)(ctx)));
-        let seconds = t.elapsed().as_secs_f64();
-        let record = match result {
-            Ok(Ok(o)) => CheckRecord {
-                id: check.id.to_string(),
-                kind: o.kind,
-                subject: o.subject,
-                claim: o.claim,
-                measured: o.measured,
-                verdict: o.verdict,
-                seconds,
-                values: o.values,
-                false_alarm_probability: o.false_alarm_probability,
-                audit: o.audit,
-                plots: o.plots,
-            },
-            Ok(Err(msg)) => failed(check.id, seconds, format!("error: {msg}")),
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".into());
-                failed(check.id, seconds, format!("panicked: {msg}"))
-            }
-        };
+        let record = run_check(check, settings);
         progress(Progress::Done(&record));
         records.push(record);
     }
     Report::new(
-        ctx.mode.name(),
+        settings.mode.name(),
         only.map(str::to_string),
-        ctx.seed,
+        settings.seed,
         started.elapsed().as_secs_f64(),
         records,
     )
 }
 
-fn failed(id: &str, seconds: f64, measured: String) -> CheckRecord {
-    CheckRecord {
-        id: id.to_string(),
-        kind: CheckKind::Sanity,
-        subject: id.to_string(),
-        claim: "the check runs to completion".into(),
+fn failed(id: &str, measured: String) -> Outcome {
+    Outcome::new(
+        CheckKind::Sanity,
+        id,
+        "the check runs to completion",
         measured,
-        verdict: Verdict::Fail,
-        seconds,
-        values: serde_json::Map::new(),
-        false_alarm_probability: None,
-        audit: None,
-        plots: Vec::new(),
-    }
+        Verdict::Fail,
+    )
 }

@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::Outcome;
+
 /// Version of the report's JSON schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -60,32 +62,18 @@ pub enum CheckKind {
     Sanity,
 }
 
-/// One check's record in the report.
+/// One check's record in the report: the id, the outcome the check returned and the time.
+/// In JSON the outcome's fields stand beside the id (flattened), as in schema version 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckRecord {
     /// Identifier, prefixed by area: `kernel/qff/se-1d-grid`, `audit/laplace/eps-1`, ...
     pub id: String,
-    /// The kind of evidence.
-    pub kind: CheckKind,
-    /// What is checked (a function, mechanism or algorithm with its parameters).
-    pub subject: String,
-    /// What must hold, in words with the numbers.
-    pub claim: String,
-    /// What was measured, in words with the numbers.
-    pub measured: String,
-    /// The verdict.
-    pub verdict: Verdict,
+    /// What the check returned (kind, subject, claim, measured, verdict, values,
+    /// false-alarm probability, audit fields, plots).
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// Wall-clock seconds the check took.
     pub seconds: f64,
-    /// Machine-readable numbers behind `claim` and `measured` (names are self-explanatory).
-    pub values: serde_json::Map<String, serde_json::Value>,
-    /// Probability that this check fails although the claim holds (statistical checks only).
-    pub false_alarm_probability: Option<f64>,
-    /// The privacy audit's fields (claim, eps_lower, mu_lower, confidence, samples, event,
-    /// tightness, smallest detectable violation), for audits and their controls.
-    pub audit: Option<serde_json::Value>,
-    /// Plots, relative to the report's folder.
-    pub plots: Vec<String>,
 }
 
 /// Counts of verdicts.
@@ -132,7 +120,7 @@ impl Report {
     ) -> Self {
         let mut counts = Counts::default();
         for c in &checks {
-            match c.verdict {
+            match c.outcome.verdict {
                 Verdict::Pass => counts.pass += 1,
                 Verdict::Fail => counts.fail += 1,
                 Verdict::Inconclusive => counts.inconclusive += 1,
@@ -141,7 +129,7 @@ impl Report {
         // A fold from +0.0: `Sum` of an empty f64 iterator is -0.0, which would print as "-0".
         let family_wise_false_alarm_bound = checks
             .iter()
-            .filter_map(|c| c.false_alarm_probability)
+            .filter_map(|c| c.outcome.false_alarm_probability)
             .fold(0.0, |a, p| a + p);
         Self {
             schema_version: SCHEMA_VERSION,
@@ -193,6 +181,7 @@ impl Report {
         let _ = writeln!(s, "|---|---|---|---|---|---|---|");
         for c in &self.checks {
             let tightness = c
+                .outcome
                 .audit
                 .as_ref()
                 .and_then(|a| a.get("tightness"))
@@ -202,18 +191,18 @@ impl Report {
             let _ = writeln!(
                 s,
                 "| {} | `{}` | {} | {} | {} | {} | {:.2} |",
-                match c.verdict {
+                match c.outcome.verdict {
                     Verdict::Pass => "PASS",
                     Verdict::Fail => "**FAIL**",
                     Verdict::Inconclusive => "inconclusive",
                 },
                 c.id,
-                serde_json::to_value(c.kind)
+                serde_json::to_value(c.outcome.kind)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default(),
-                md_cell(&c.claim),
-                md_cell(&c.measured),
+                md_cell(&c.outcome.claim),
+                md_cell(&c.outcome.measured),
                 tightness,
                 c.seconds
             );
@@ -222,7 +211,7 @@ impl Report {
         let plots: Vec<_> = self
             .checks
             .iter()
-            .flat_map(|c| c.plots.iter().map(move |p| (&c.id, p)))
+            .flat_map(|c| c.outcome.plots.iter().map(move |p| (&c.id, p)))
             .collect();
         if !plots.is_empty() {
             let _ = writeln!(s, "\n## Plots\n");
@@ -244,7 +233,8 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
     let rows: Vec<_> = checks
         .iter()
         .filter_map(|c| {
-            c.audit
+            c.outcome
+                .audit
                 .as_ref()
                 .filter(|a| num(a, "eps_lower").is_some())
                 .map(|a| (c, a))
@@ -272,7 +262,7 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
         let _ = writeln!(
             s,
             "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
-            c.verdict,
+            c.outcome.verdict,
             c.id,
             num(a, "delta").unwrap_or(f64::NAN),
             fmt(num(a, "eps_claimed")),

@@ -22,6 +22,8 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -30,7 +32,7 @@ use crate::report::Verdict;
 use crate::stats::normal_quantile;
 
 /// Errors of the scaling checker.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScalingError {
     /// A configuration value is out of range.
@@ -39,6 +41,28 @@ pub enum ScalingError {
     /// The algorithm returned a regret that cannot be fitted (non-finite, or a mean of 0).
     #[error("unusable regret: {0}")]
     Regret(String),
+    /// A run of the algorithm failed: the check stops (a failed run is never a regret).
+    #[error("a run failed")]
+    Run(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl ScalingError {
+    /// Wrap the error of a failed run.
+    pub fn run(e: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        Self::Run(Arc::from(e.into()))
+    }
+}
+
+/// The first error of a list of run results, in index order (deterministic whatever the
+/// thread count), or the values.
+fn first_error<T, E>(results: Vec<Result<T, E>>) -> Result<Vec<T>, ScalingError>
+where
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
+{
+    results
+        .into_iter()
+        .map(|r| r.map_err(ScalingError::run))
+        .collect()
 }
 
 /// `count` horizons from `t_min` to `t_max`, geometrically spaced, rounded, distinct.
@@ -149,13 +173,14 @@ fn fit(config: &ScalingConfig, mean: &[f64]) -> Option<(f64, f64)> {
 
 /// Check the scaling of `regret(T, seed)` (cumulative regret of one run of horizon `T`). Runs
 /// are independent across horizons.
-pub fn check_scaling<F>(regret: F, config: &ScalingConfig) -> Result<ScalingResult, ScalingError>
+pub fn check_scaling<F, E>(regret: F, config: &ScalingConfig) -> Result<ScalingResult, ScalingError>
 where
-    F: Fn(usize, u64) -> f64 + Sync,
+    F: Fn(usize, u64) -> Result<f64, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
 {
     config.validate()?;
     let h = config.horizons.len();
-    let flat: Vec<f64> = (0..config.seeds * h)
+    let flat: Vec<Result<f64, E>> = (0..config.seeds * h)
         .into_par_iter()
         .map(|i| {
             let (s, j) = (i / h, i % h);
@@ -165,6 +190,7 @@ where
             )
         })
         .collect();
+    let flat = first_error(flat)?;
     let runs: Vec<Vec<f64>> = flat.chunks(h).map(<[f64]>::to_vec).collect();
     analyse(runs, config)
 }
@@ -172,19 +198,20 @@ where
 /// Check the scaling of `curve(T_max, seed)` (the cumulative regret after each round of one
 /// run, of length at least `T_max`), reading every horizon off the same run: for anytime
 /// algorithms whose parameters do not depend on the horizon.
-pub fn check_scaling_curves<F>(
+pub fn check_scaling_curves<F, E>(
     curve: F,
     config: &ScalingConfig,
 ) -> Result<ScalingResult, ScalingError>
 where
-    F: Fn(usize, u64) -> Vec<f64> + Sync,
+    F: Fn(usize, u64) -> Result<Vec<f64>, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
 {
     config.validate()?;
     let t_max = *config.horizons.last().unwrap_or(&1);
     let runs: Result<Vec<Vec<f64>>, ScalingError> = (0..config.seeds)
         .into_par_iter()
         .map(|s| {
-            let c = curve(t_max, mix(config.seed ^ mix(s as u64)));
+            let c = curve(t_max, mix(config.seed ^ mix(s as u64))).map_err(ScalingError::run)?;
             if c.len() < t_max {
                 return Err(ScalingError::Regret(format!(
                     "curve of length {} < T_max = {t_max}",
@@ -276,7 +303,7 @@ pub struct SweepResult {
 
 /// Privacy sweep: `regret(eps, seed)` at each epsilon for `seeds` seeds; the exponent `k` of
 /// `R ~ eps^-k` with a bootstrap over seeds, compared with `[0, max_exponent]`.
-pub fn privacy_sweep<F>(
+pub fn privacy_sweep<F, E>(
     regret: F,
     epsilons: &[f64],
     seeds: usize,
@@ -285,7 +312,8 @@ pub fn privacy_sweep<F>(
     seed: u64,
 ) -> Result<SweepResult, ScalingError>
 where
-    F: Fn(f64, u64) -> f64 + Sync,
+    F: Fn(f64, u64) -> Result<f64, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
 {
     if epsilons.len() < 3 || seeds < 8 || epsilons.iter().any(|e| !(e.is_finite() && *e > 0.0)) {
         return Err(ScalingError::InvalidConfig(
@@ -293,7 +321,7 @@ where
         ));
     }
     let k = epsilons.len();
-    let flat: Vec<f64> = (0..seeds * k)
+    let flat = (0..seeds * k)
         .into_par_iter()
         .map(|i| {
             regret(
@@ -301,7 +329,8 @@ where
                 mix(seed ^ mix((i / k) as u64) ^ mix(2000 + (i % k) as u64)),
             )
         })
-        .collect();
+        .collect::<Vec<Result<f64, E>>>();
+    let flat = first_error(flat)?;
     if flat.iter().any(|r| !r.is_finite()) {
         return Err(ScalingError::Regret("non-finite regret".into()));
     }
@@ -367,11 +396,11 @@ mod tests {
     }
 
     /// Synthetic regret `T^b (ln T)^c` times log-normal noise (sd 0.3 on the log scale).
-    fn synthetic(b: f64, c: f64) -> impl Fn(usize, u64) -> f64 + Sync {
+    fn synthetic(b: f64, c: f64) -> impl Fn(usize, u64) -> Result<f64, ScalingError> + Sync {
         move |t, seed| {
             let mut rng = ChaCha20Rng::seed_from_u64(seed);
             let noise = LogNormal::new(0.0, 0.3).unwrap().sample(&mut rng);
-            (t as f64).powf(b) * (t as f64).ln().powf(c) * noise
+            Ok((t as f64).powf(b) * (t as f64).ln().powf(c) * noise)
         }
     }
 
@@ -413,13 +442,17 @@ mod tests {
 
     #[test]
     fn curves_and_sweep() {
-        let curve = |t: usize, _seed: u64| (1..=t).map(|i| (i as f64).sqrt()).collect::<Vec<f64>>();
+        let curve = |t: usize, _seed: u64| {
+            Ok::<_, ScalingError>((1..=t).map(|i| (i as f64).sqrt()).collect::<Vec<f64>>())
+        };
         let r = check_scaling_curves(curve, &config(0.5, 0.0)).unwrap();
         assert!((r.slope - 0.5).abs() < 0.01);
         let sweep = privacy_sweep(
             |eps, seed| {
                 let mut rng = ChaCha20Rng::seed_from_u64(seed);
-                (10.0 + 50.0 / eps) * LogNormal::new(0.0, 0.1).unwrap().sample(&mut rng)
+                Ok::<_, ScalingError>(
+                    (10.0 + 50.0 / eps) * LogNormal::new(0.0, 0.1).unwrap().sample(&mut rng),
+                )
             },
             &[0.5, 1.0, 2.0, 4.0, 8.0],
             16,

@@ -9,10 +9,13 @@ use rand_distr::{Distribution, StandardNormal};
 use verification::audit::{AuditConfig, HistogramRatio, Known, MeanDifferenceProjection, audit};
 use verification::stats::binomial_sf;
 
-fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
+/// Mechanisms written here cannot fail.
+type Never = std::convert::Infallible;
+
+fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> Result<f64, Never> + Sync {
     move |x: &f64, rng: &mut ChaCha20Rng| {
         let u: f64 = rng.random::<f64>() - 0.5;
-        x - b * u.signum() * (-2.0 * u.abs()).ln_1p()
+        Ok(x - b * u.signum() * (-2.0 * u.abs()).ln_1p())
     }
 }
 
@@ -70,10 +73,10 @@ fn laplace_with_half_the_scale_is_flagged_by_the_histogram() {
     assert!(r.eps_lower > 1.5, "eps_lower {}", r.eps_lower);
 }
 
-fn gaussian(sigma: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
+fn gaussian(sigma: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> Result<f64, Never> + Sync {
     move |x: &f64, rng: &mut ChaCha20Rng| {
         let z: f64 = StandardNormal.sample(rng);
-        x + sigma * z
+        Ok(x + sigma * z)
     }
 }
 
@@ -120,9 +123,9 @@ fn vector_outputs_use_the_projection() {
         x.iter()
             .map(|v| {
                 let z: f64 = StandardNormal.sample(rng);
-                v + z * 2.0
+                Ok(v + z * 2.0)
             })
-            .collect::<Vec<f64>>()
+            .collect::<Result<Vec<f64>, Never>>()
     };
     let claim = PrivacyClaim::new(
         "approx",

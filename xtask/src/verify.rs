@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use verification::{Context, Mode, Progress, Verdict};
+use verification::{Mode, Progress, Settings, Verdict};
 
 /// Options of `verify`.
 #[derive(clap::Args)]
@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         root.join(args.data_dir)
     };
-    let ctx = Context {
+    let settings = Settings {
         mode,
         seed: args.seed,
         out_dir: out_dir.clone(),
@@ -72,15 +72,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let report = verification::run_checks(&checks, &ctx, args.only.as_deref(), |p| match p {
+    let report = verification::run_checks(&checks, &settings, args.only.as_deref(), |p| match p {
         Progress::Start(_, _, id) => bar.set_message(id.to_string()),
         Progress::Done(r) => {
-            if r.verdict != Verdict::Pass {
+            if r.outcome.verdict != Verdict::Pass {
                 bar.println(format!(
                     "{:>12}  {}  {}",
-                    r.verdict.to_string().to_uppercase(),
+                    r.outcome.verdict.to_string().to_uppercase(),
                     r.id,
-                    r.measured
+                    r.outcome.measured
                 ));
             }
             bar.inc(1);
@@ -130,13 +130,13 @@ fn print_table(report: &verification::Report) {
         "verdict", "id", "seconds"
     );
     for c in &report.checks {
-        let mut measured = c.measured.clone();
+        let mut measured = c.outcome.measured.clone();
         if measured.chars().count() > 100 {
             measured = measured.chars().take(97).collect::<String>() + "...";
         }
         println!(
             "{:<12}  {:<w$}  {:>8.2}  {}",
-            c.verdict.to_string().to_uppercase(),
+            c.outcome.verdict.to_string().to_uppercase(),
             c.id,
             c.seconds,
             measured

@@ -41,7 +41,7 @@ pub use statistic::{
 };
 
 /// Errors of the auditor.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuditError {
     /// A configuration value is out of range.
@@ -50,6 +50,16 @@ pub enum AuditError {
     /// The mechanism's outputs cannot be used by the statistic.
     #[error("unusable mechanism output: {0}")]
     Output(String),
+    /// The audited mechanism returned an error: the audit stops (an error is never an output).
+    #[error("the audited mechanism failed")]
+    Mechanism(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl AuditError {
+    /// Wrap an error of the audited mechanism.
+    pub fn mechanism(e: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        Self::Mechanism(Arc::from(e.into()))
+    }
 }
 
 /// Outputs are drawn in chunks of this many, chunk `c` of stream `s` from its own
@@ -65,24 +75,39 @@ pub fn mix(mut x: u64) -> u64 {
 }
 
 /// Draw `n` outputs of `mechanism(input, rng)` in parallel and map each through `map`, in a
-/// deterministic order (chunk by chunk).
-pub fn sample_map<I, O, T, F, G>(mechanism: &F, input: &I, n: usize, seed: u64, map: G) -> Vec<T>
+/// deterministic order (chunk by chunk). The first error (in chunk order, so the same whatever
+/// the thread count) of either closure stops the sampling and is returned: an error is never
+/// turned into a sample.
+pub fn sample_map<I, O, T, E, F, G>(
+    mechanism: &F,
+    input: &I,
+    n: usize,
+    seed: u64,
+    map: G,
+) -> Result<Vec<T>, E>
 where
-    F: Fn(&I, &mut ChaCha20Rng) -> O + Sync,
-    G: Fn(O) -> T + Sync,
+    F: Fn(&I, &mut ChaCha20Rng) -> Result<O, E> + Sync,
+    G: Fn(O) -> Result<T, E> + Sync,
     I: Sync + ?Sized,
     T: Send,
+    E: Send,
 {
     let chunks = n.div_ceil(CHUNK);
-    let parts: Vec<Vec<T>> = (0..chunks)
+    let parts: Vec<Result<Vec<T>, E>> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ mix(c as u64)));
             let len = CHUNK.min(n - c * CHUNK);
-            (0..len).map(|_| map(mechanism(input, &mut rng))).collect()
+            (0..len)
+                .map(|_| mechanism(input, &mut rng).and_then(&map))
+                .collect()
         })
         .collect();
-    parts.into_iter().flatten().collect()
+    let mut out = Vec::with_capacity(n);
+    for part in parts {
+        out.extend(part?);
+    }
+    Ok(out)
 }
 
 /// Budget and level of an audit.
@@ -376,8 +401,9 @@ fn empirical_curve(s0: &[f64], s1: &[f64]) -> Vec<(f64, f64)> {
 ///
 /// `mechanism(input, rng)` must be the whole randomised function (validated parameters are
 /// built outside the closure); outputs under the two inputs are drawn from independent streams
-/// derived from `config.seed`.
-pub fn audit<I, O, F, S>(
+/// derived from `config.seed`. An error of the mechanism stops the audit with
+/// [`AuditError::Mechanism`].
+pub fn audit<I, O, E, F, S>(
     mechanism: F,
     x: &I,
     x_prime: &I,
@@ -386,20 +412,22 @@ pub fn audit<I, O, F, S>(
     config: &AuditConfig,
 ) -> Result<AuditResult, AuditError>
 where
-    F: Fn(&I, &mut ChaCha20Rng) -> O + Sync,
+    F: Fn(&I, &mut ChaCha20Rng) -> Result<O, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
     I: Sync + ?Sized,
     O: Send + Sync + 'static,
     S: Statistic<O>,
 {
     config.validate()?;
+    let mechanism = |i: &I, rng: &mut ChaCha20Rng| mechanism(i, rng).map_err(AuditError::mechanism);
     let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
     let routes = if config.gaussian { 2.0 } else { 1.0 };
     let alpha_rate = config.alpha / (2.0 * routes);
     let z = -normal_quantile(alpha_rate);
     let seed = mix(config.seed);
 
-    let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, |o| o);
-    let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, |o| o);
+    let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, Ok)?;
+    let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, Ok)?;
     let score: Score<O> = statistic.fit(&train_x, &train_xp)?;
     let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
     let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
@@ -409,8 +437,10 @@ where
     drop((t0, t1));
 
     let sc = Arc::clone(&score);
-    let h0 = sample_map(&mechanism, x, config.samples, seed ^ 3, |o| sc(&o));
-    let h1 = sample_map(&mechanism, x_prime, config.samples, seed ^ 4, |o| score(&o));
+    let h0 = sample_map(&mechanism, x, config.samples, seed ^ 3, |o| Ok(sc(&o)))?;
+    let h1 = sample_map(&mechanism, x_prime, config.samples, seed ^ 4, |o| {
+        Ok(score(&o))
+    })?;
     let name = "s";
     let eps_event = certify(&h0, &h1, t_eps, alpha_rate, name);
     let mu_event = config
@@ -465,22 +495,24 @@ mod tests {
 
     use rand::RngExt;
 
-    fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> f64 + Sync {
+    fn laplace(b: f64) -> impl Fn(&f64, &mut ChaCha20Rng) -> Result<f64, AuditError> + Sync {
         move |x: &f64, rng: &mut ChaCha20Rng| {
             let u: f64 = rng.random::<f64>() - 0.5;
-            x - b * u.signum() * (-2.0 * u.abs()).ln_1p()
+            Ok(x - b * u.signum() * (-2.0 * u.abs()).ln_1p())
         }
     }
 
     #[test]
     fn sampling_is_reproducible_and_thread_independent() {
         let f = laplace(1.0);
-        let a = sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o);
+        let a = sample_map(&f, &0.0, 3 * CHUNK + 5, 7, Ok).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
-        let b = pool.install(|| sample_map(&f, &0.0, 3 * CHUNK + 5, 7, |o| o));
+        let b = pool
+            .install(|| sample_map(&f, &0.0, 3 * CHUNK + 5, 7, Ok))
+            .unwrap();
         assert_eq!(a, b);
         assert_eq!(a.len(), 3 * CHUNK + 5);
     }

@@ -1,20 +1,82 @@
-//! Every check of `cargo xtask verify`, one module per area (the id prefix).
+//! Every check of `cargo xtask verify`, one folder per area (the id prefix), and the one table
+//! of areas ([`AREAS`]) from which the checks and the fixtures are collected.
+//!
+//! An area is `checks/<area>/mod.rs` with a `pub const AREA: Area` and small files beside it
+//! (audits, scaling, fixtures, ...). The vocabulary the areas share lives in
+//! [`crate::shared`], outside any area. Adding a paper adds its folder and one line to
+//! [`AREAS`] (and its `mod` line below).
 
 pub mod audit;
 pub mod bandit;
+pub mod checker;
 pub mod kernel;
 pub mod ldp_bo;
 pub mod privacy;
 
-use crate::check::Check;
+use crate::check::{Check, CheckError};
+use crate::fixtures::Entry;
 
-/// All checks, in the order they run: foundations first, then audits, then the paper crates.
+/// One area of the suite: its id prefix, its checks and its fixtures.
+#[derive(Clone, Copy)]
+pub struct Area {
+    /// The prefix of every id of the area (`"kernel/"`).
+    pub prefix: &'static str,
+    /// What the area covers, in a few words (`cargo xtask verify --list` prints it).
+    pub about: &'static str,
+    /// The checks, in the order they run.
+    pub checks: fn() -> Vec<Check>,
+    /// The golden fixtures under `fixtures/<area>/`.
+    pub fixtures: fn() -> Result<Vec<Entry>, CheckError>,
+}
+
+/// Every area, in the order the checks run: foundations first, then the audits of the
+/// mechanisms and of the checkers, then the paper crates.
+pub const AREAS: [Area; 6] = [
+    kernel::AREA,
+    bandit::AREA,
+    privacy::AREA,
+    audit::AREA,
+    checker::AREA,
+    ldp_bo::AREA,
+];
+
+/// All checks, in the order they run.
 pub fn all() -> Vec<Check> {
-    let mut v = Vec::new();
-    v.extend(kernel::checks());
-    v.extend(bandit::checks());
-    v.extend(privacy::checks());
-    v.extend(audit::checks());
-    v.extend(ldp_bo::checks());
-    v
+    AREAS.iter().flat_map(|a| (a.checks)()).collect()
+}
+
+/// All fixtures, area by area.
+pub fn all_fixtures() -> Result<Vec<Entry>, CheckError> {
+    let mut out = Vec::new();
+    for a in &AREAS {
+        out.extend((a.fixtures)()?);
+    }
+    Ok(out)
+}
+
+/// The fixtures of an area that has none.
+pub fn no_fixtures() -> Result<Vec<Entry>, CheckError> {
+    Ok(Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_carry_their_area_prefix() {
+        let mut seen = std::collections::HashSet::new();
+        for area in &AREAS {
+            for c in (area.checks)() {
+                assert!(
+                    c.id.starts_with(area.prefix),
+                    "{} is listed in area {}",
+                    c.id,
+                    area.prefix
+                );
+                assert!(seen.insert(c.id), "duplicate id {}", c.id);
+            }
+        }
+        assert!(!seen.is_empty());
+    }
 }

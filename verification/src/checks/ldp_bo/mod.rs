@@ -1,0 +1,52 @@
+//! Checks with ids under `ldp-bo/`: Zhou & Tan 2021. Curator and pipeline audits with their
+//! controls, regret scaling, epsilon sweeps; and the ldp-bo fixtures.
+
+mod curator;
+mod fixtures;
+mod pipeline;
+mod scaling;
+mod sweep;
+
+use crate::check::Check;
+
+use super::Area;
+
+/// The `ldp-bo/` area.
+pub const AREA: Area = Area {
+    prefix: "ldp-bo/",
+    about: "Zhou & Tan 2021: curator and pipeline audits, regret scaling, epsilon sweeps",
+    checks,
+    fixtures: fixtures::fixtures,
+};
+
+/// The checks of this area, in the order they run.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check::new(
+            "ldp-bo/curator/worst-case-pair",
+            curator::curator_worst_case,
+        ),
+        Check::new("ldp-bo/curator/out-of-range", curator::curator_out_of_range),
+        Check::new(
+            "ldp-bo/control/unclipped-curator",
+            curator::control_unclipped,
+        ),
+        Check::new(
+            "ldp-bo/pipeline/user-stream",
+            pipeline::pipeline_user_stream,
+        ),
+        Check::new(
+            "ldp-bo/control/pipeline-half-noise",
+            pipeline::control_pipeline_half_noise,
+        ),
+        Check::new("ldp-bo/scaling/ldp-tgp-ucb", scaling::scaling_tgp),
+        Check::new("ldp-bo/scaling/ldp-moma-gp-ucb", scaling::scaling_moma),
+        Check::new("ldp-bo/scaling/ldp-ata-gp-ucb", scaling::scaling_ata),
+        Check::new(
+            "ldp-bo/control/scaling-uniform",
+            scaling::scaling_uniform_control,
+        ),
+        Check::new("ldp-bo/sweep/ldp-tgp-ucb", sweep::sweep_tgp),
+        Check::new("ldp-bo/sweep/ldp-moma-gp-ucb", sweep::sweep_moma),
+    ]
+}
