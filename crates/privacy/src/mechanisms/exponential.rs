@@ -198,11 +198,7 @@ impl Mechanism for ExponentialMechanism {
         ExponentialMechanism::claim(self)
     }
 
-    fn release<R: Rng + ?Sized>(
-        &self,
-        input: &[f64],
-        rng: &mut R,
-    ) -> Result<usize, PrivacyError> {
+    fn release<R: Rng + ?Sized>(&self, input: &[f64], rng: &mut R) -> Result<usize, PrivacyError> {
         self.select(input, rng)
     }
 }
