@@ -1,6 +1,6 @@
-//! Mechanisms, each implementing [`crate::Mechanism`] with its [`crate::PrivacyClaim`], the derivation of its calibration, and a
-//! way to pass the noise in for deterministic test vectors. Every mechanism uses the hardened
-//! sampler unless the textbook one is chosen by name.
+//! Mechanisms, each implementing [`crate::Mechanism`] with its [`crate::PrivacyClaim`], the
+//! derivation of its calibration, and a way to pass the noise in for deterministic test
+//! vectors. Every mechanism uses the hardened sampler unless the textbook one is chosen by name.
 
 pub mod exponential;
 pub mod gaussian;
