@@ -9,8 +9,8 @@
 //! guarantees that a private learner never sees a raw reward.
 
 use bandit::agent::{Curator, Feedback};
-use privacy::PrivacyClaim;
 use privacy::mechanisms::ConvertToLaplace;
+use privacy::{Mechanism, PrivacyClaim, PrivacyError};
 use rand::Rng;
 
 use crate::error::LdpBoError;
@@ -117,13 +117,34 @@ impl CtlCurator {
         self.mechanism.claim()
     }
 
-    /// Privatise one reward (the curator's whole job, also usable outside the runner).
+    /// Privatise one reward (the curator's whole job, also usable outside the runner; the
+    /// same as [`Mechanism::release`], with the crate's error type).
     pub fn privatize<R: Rng + ?Sized>(
         &self,
         reward: f64,
         rng: &mut R,
     ) -> Result<PrivateReward, LdpBoError> {
-        Ok(PrivateReward(self.mechanism.privatize(reward, rng)?))
+        Ok(Mechanism::release(self, &reward, rng)?)
+    }
+}
+
+/// Input: one user's raw reward; output: the learner's message [`PrivateReward`]
+/// (`clip(y, -(B+R), B+R) + Laplace`, [`ConvertToLaplace::privatize`]). Claim: the CTL(eps)
+/// claim, pure eps-LDP ([`CtlCurator::claim`]; Zhou & Tan 2021, Lemma 1).
+impl Mechanism for CtlCurator {
+    type Input = f64;
+    type Output = PrivateReward;
+
+    fn claim(&self) -> PrivacyClaim {
+        CtlCurator::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &f64,
+        rng: &mut R,
+    ) -> Result<PrivateReward, PrivacyError> {
+        Ok(PrivateReward(self.mechanism.privatize(*input, rng)?))
     }
 }
 
@@ -159,6 +180,28 @@ mod tests {
         }
         assert!(max_seen < 2.0 + 4.0 * 30.0, "{max_seen}");
         assert!(c.privatize(f64::NAN, &mut rng).is_err());
+    }
+
+    #[test]
+    fn mechanism_release_is_privatize() {
+        let c = CtlCurator::new(1.0, 1.0, 0.5).unwrap();
+        assert_eq!(Mechanism::claim(&c), c.mechanism().claim());
+        for seed in 0..20 {
+            let (mut a, mut b) = (
+                ChaCha20Rng::seed_from_u64(seed),
+                ChaCha20Rng::seed_from_u64(seed),
+            );
+            for y in [-3.0, -0.2, 0.0, 0.7, 40.0] {
+                let via_trait = Mechanism::release(&c, &y, &mut a).unwrap();
+                let direct = c.mechanism().privatize(y, &mut b).unwrap();
+                assert_eq!(via_trait.value().to_bits(), direct.to_bits());
+            }
+        }
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        assert!(matches!(
+            Mechanism::release(&c, &f64::INFINITY, &mut rng),
+            Err(PrivacyError::NonFinite { .. })
+        ));
     }
 
     #[test]

@@ -8,15 +8,17 @@ pub mod claim;
 pub mod distribution_tests;
 pub mod error;
 pub mod exact;
+pub mod mechanism;
 pub mod mechanisms;
 pub mod params;
 pub mod sampler;
 
 pub use claim::{Guarantee, PrivacyClaim, TrustModel};
 pub use error::PrivacyError;
+pub use mechanism::Mechanism;
 pub use mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
-    SubsampledGaussian, TreeAggregation,
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism,
+    OuterProductGaussian, StreamShape, SubsampledGaussian, TreeAggregation,
 };
 pub use params::{Delta, Epsilon, Mu, NoiseMultiplier, NoiseScale, Rho, SamplingRate, Sensitivity};
 pub use sampler::{Grid, Hardened, NoiseSampler, Sampler, Textbook};

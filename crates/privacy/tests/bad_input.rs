@@ -98,8 +98,8 @@ proptest! {
     #[test]
     fn bad_inputs_to_release(x in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]) {
         let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(0);
-        prop_assert!(LaplaceMechanism::new(1.0, 1.0).unwrap().release(array![x].view(), &mut rng).is_err());
-        prop_assert!(GaussianMechanism::zcdp(1.0, 1.0).unwrap().release(array![1.0, x].view(), &mut rng).is_err());
+        prop_assert!(LaplaceMechanism::new(1.0, 1.0).unwrap().release_vector(array![x].view(), &mut rng).is_err());
+        prop_assert!(GaussianMechanism::zcdp(1.0, 1.0).unwrap().release_vector(array![1.0, x].view(), &mut rng).is_err());
         prop_assert!(ExponentialMechanism::new(1.0, 1.0).unwrap().select(&[0.0, x], &mut rng).is_err());
         let mut t = TreeAggregation::new(StreamShape::Vector(1), 4, 1.0, 1.0).unwrap();
         prop_assert!(t.push(array![x].view(), &mut rng).is_err());
@@ -154,7 +154,7 @@ fn zero_counts() {
     assert!(
         SubsampledGaussian::new(0.5, 1.0, 1.0)
             .unwrap()
-            .claim(0)
+            .composed_claim(0)
             .is_err()
     );
     assert!(

@@ -52,7 +52,9 @@ fn laplace_and_gaussian_release() {
         .unwrap();
     assert_eq!(out, array![1.5, 1.5]);
     let mut rng = ChaCha20Rng::seed_from_u64(2);
-    let r = m.release(array![1.0, 2.0, 3.0].view(), &mut rng).unwrap();
+    let r = m
+        .release_vector(array![1.0, 2.0, 3.0].view(), &mut rng)
+        .unwrap();
     assert_eq!(r.len(), 3);
     let g = GaussianMechanism::analytic(1.0, 1e-5, 1.0)
         .unwrap()
@@ -62,7 +64,7 @@ fn laplace_and_gaussian_release() {
     assert_relative_eq!(g.rho(), 1.0 / (2.0 * s * s), max_relative = 1e-15);
     let h = GaussianMechanism::zcdp(0.5, 2.0).unwrap();
     assert_relative_eq!(h.sigma(), 2.0 * (1.0 + GRID_SLACK), max_relative = 1e-15);
-    assert!(h.release(array![0.0, 1.0].view(), &mut rng).is_ok());
+    assert!(h.release_vector(array![0.0, 1.0].view(), &mut rng).is_ok());
 }
 
 #[test]
@@ -130,8 +132,8 @@ fn subsampled_aggregation_by_hand() {
     assert_relative_eq!(m.clone().with_sampler(Sampler::Textbook).sigma(1.0), 4.0);
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let a = m.aggregate(v.view(), w.view(), &mut rng).unwrap();
-    assert_eq!(a.vectors.dim(), (1, 2));
-    assert!(m.claim(40).is_ok());
+    assert_eq!(a.vectors().dim(), (1, 2));
+    assert!(m.composed_claim(40).is_ok());
 }
 
 #[test]

@@ -7,6 +7,7 @@ use rand::Rng;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::exact;
+use crate::mechanism::Mechanism;
 use crate::mechanisms::laplace::positive_sensitivity;
 use crate::params::{Epsilon, Sensitivity};
 use crate::sampler::{NoiseSampler, Sampler};
@@ -126,7 +127,7 @@ impl ExponentialMechanism {
         Ok(p.iter().rposition(|&x| x > 0.0).unwrap_or(p.len() - 1))
     }
 
-    /// Select an index.
+    /// Select an index (the same as [`Mechanism::release`]).
     pub fn select<R: Rng + ?Sized>(
         &self,
         utilities: &[f64],
@@ -184,5 +185,20 @@ impl ExponentialMechanism {
                 return Ok(i);
             }
         }
+    }
+}
+
+/// Input: the utilities `u_i` of the candidates (non-empty, finite); output: the selected index
+/// ([`ExponentialMechanism::select`]). Claim: [`ExponentialMechanism::claim`].
+impl Mechanism for ExponentialMechanism {
+    type Input = [f64];
+    type Output = usize;
+
+    fn claim(&self) -> PrivacyClaim {
+        ExponentialMechanism::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(&self, input: &[f64], rng: &mut R) -> Result<usize, PrivacyError> {
+        self.select(input, rng)
     }
 }

@@ -7,6 +7,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
+use crate::mechanism::Mechanism;
 use crate::mechanisms::laplace::positive_sensitivity;
 use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity, finite};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
@@ -284,8 +285,9 @@ impl GaussianMechanism {
         )
     }
 
-    /// Release `f(x) + N(0, sigma^2 I)`.
-    pub fn release<R: Rng + ?Sized>(
+    /// Release a vector `f(x) + N(0, sigma^2 I)` (the grid is chosen for `d` coordinates; the
+    /// scalar release is [`Mechanism::release`]).
+    pub fn release_vector<R: Rng + ?Sized>(
         &self,
         value: ArrayView1<'_, f64>,
         rng: &mut R,
@@ -301,7 +303,7 @@ impl GaussianMechanism {
             .collect()
     }
 
-    /// Release a scalar.
+    /// Release a scalar `f(x) + N(0, sigma^2)` (the same as [`Mechanism::release`]).
     pub fn release_scalar<R: Rng + ?Sized>(
         &self,
         value: f64,
@@ -329,6 +331,21 @@ impl GaussianMechanism {
             finite("query value or noise", v)?;
         }
         Ok(&value + &noise)
+    }
+}
+
+/// Input: the query value `f(x)`; output: `f(x) + N(0, sigma^2)`
+/// ([`GaussianMechanism::release_scalar`]). Claim: [`GaussianMechanism::claim`].
+impl Mechanism for GaussianMechanism {
+    type Input = f64;
+    type Output = f64;
+
+    fn claim(&self) -> PrivacyClaim {
+        GaussianMechanism::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
+        self.release_scalar(*input, rng)
     }
 }
 

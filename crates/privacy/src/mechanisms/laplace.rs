@@ -7,6 +7,7 @@ use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
+use crate::mechanism::Mechanism;
 use crate::params::{Delta, Epsilon, Sensitivity, at_least_one, finite};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 
@@ -77,7 +78,7 @@ impl LaplaceMechanism {
         )
     }
 
-    /// Release a scalar `f(x) + Laplace(b)`.
+    /// Release a scalar `f(x) + Laplace(b)` (the same as [`Mechanism::release`]).
     pub fn release_scalar<R: Rng + ?Sized>(
         &self,
         value: f64,
@@ -88,8 +89,9 @@ impl LaplaceMechanism {
         self.sampler.perturb_laplace(value, self.scale(), grid, rng)
     }
 
-    /// Release a vector `f(x) + Laplace(b)^d`.
-    pub fn release<R: Rng + ?Sized>(
+    /// Release a vector `f(x) + Laplace(b)^d` (the grid is chosen for `d` coordinates; the
+    /// scalar release is [`Mechanism::release`]).
+    pub fn release_vector<R: Rng + ?Sized>(
         &self,
         value: ArrayView1<'_, f64>,
         rng: &mut R,
@@ -122,6 +124,21 @@ impl LaplaceMechanism {
             finite("query value or noise", v)?;
         }
         Ok(&value + &noise)
+    }
+}
+
+/// Input: the query value `f(x)`; output: `f(x) + Laplace(b)`
+/// ([`LaplaceMechanism::release_scalar`]). Claim: [`LaplaceMechanism::claim`].
+impl Mechanism for LaplaceMechanism {
+    type Input = f64;
+    type Output = f64;
+
+    fn claim(&self) -> PrivacyClaim {
+        LaplaceMechanism::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
+        self.release_scalar(*input, rng)
     }
 }
 
@@ -267,7 +284,7 @@ impl ConvertToLaplace {
         Ok(finite("reward", reward)?.clamp(-self.bound, self.bound))
     }
 
-    /// Privatise one reward.
+    /// Privatise one reward (Curator 1; the same as [`Mechanism::release`]).
     pub fn privatize<R: Rng + ?Sized>(
         &self,
         reward: f64,
@@ -281,5 +298,20 @@ impl ConvertToLaplace {
     /// The deterministic part with the noise passed in: `clip(y) + noise`.
     pub fn privatize_with_noise(&self, reward: f64, noise: f64) -> Result<f64, PrivacyError> {
         Ok(self.clip(reward)? + finite("noise", noise)?)
+    }
+}
+
+/// Input: one user's raw reward `y`; output: `clip(y, -(B+R), B+R) + Laplace(2(B+R)/eps)`
+/// ([`ConvertToLaplace::privatize`]). Claim: [`ConvertToLaplace::claim`] (pure eps-LDP).
+impl Mechanism for ConvertToLaplace {
+    type Input = f64;
+    type Output = f64;
+
+    fn claim(&self) -> PrivacyClaim {
+        ConvertToLaplace::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
+        self.privatize(*input, rng)
     }
 }

@@ -1,12 +1,15 @@
 //! Symmetric matrix Gaussian noise: the upper triangle (diagonal included) i.i.d.
-//! `N(0, sigma^2)`, mirrored below the diagonal, and the sensitivity of the outer-product
-//! statistic `v v^T` with `v = [phi; y]`.
+//! `N(0, sigma^2)`, mirrored below the diagonal, the sensitivity of the outer-product
+//! statistic `v v^T` with `v = [phi; y]`, and the mechanism that releases that statistic
+//! ([`OuterProductGaussian`]).
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
+use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
-use crate::params::{Sensitivity, finite};
+use crate::mechanism::Mechanism;
+use crate::params::{NoiseScale, Rho, Sensitivity, finite};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 
 /// The number of entries of the upper triangle (diagonal included) of a `d x d` matrix.
@@ -138,6 +141,285 @@ pub fn symmetric_gaussian_noise<R: Rng + ?Sized>(
         .map(|_| sampler.perturb_gaussian(0.0, sigma, grid, rng))
         .collect();
     unpack_symmetric(packed?.view(), d)
+}
+
+/// How an [`OuterProductGaussian`] was calibrated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OuterProductCalibration {
+    /// A target rho-zCDP: `sigma = Delta_eff / sqrt(2 rho)`.
+    Zcdp {
+        /// rho.
+        rho: Rho,
+    },
+    /// A given noise standard deviation: `rho = Delta_eff^2 / (2 sigma^2)`.
+    Sigma {
+        /// sigma.
+        sigma: NoiseScale,
+    },
+}
+
+/// The symmetric-matrix Gaussian mechanism on one clipped outer product: on `(phi, y)`, release
+/// the packed upper triangle ([`pack_upper`]) of `v v^T + N`, where `v = [clip(phi); clip(y)]`
+/// ([`clipped_outer_product`]) and `N` is symmetric with i.i.d. `N(0, sigma^2)` upper triangle
+/// ([`symmetric_gaussian_noise`]).
+///
+/// # Calibration
+/// Clipping enforces `||phi||_2 <= phi_bound` and `|y| <= y_bound` for every input, so the
+/// packed upper triangle has L2 sensitivity `Delta` = [`outer_product_sensitivity`] under the
+/// chosen [`Neighbouring`] relation. The release is the Gaussian mechanism on the
+/// `(d+1)(d+2)/2` packed entries, hence `Delta_eff^2 / (2 sigma^2)`-zCDP (Bun & Steinke 2016,
+/// Prop. 1.6), with `Delta_eff = Delta` (textbook) or `(1 + GRID_SLACK) Delta` (hardened: each
+/// packed entry is rounded to the grid of [`crate::sampler::Grid::for_sensitivity`]`(Delta,
+/// (d+1)(d+2)/2, L2)` and receives exact discrete Gaussian noise, which is zCDP with the
+/// inflated sensitivity, Canonne, Kamath & Steinke 2020). A `rho` calibration solves
+/// `sigma = Delta_eff / sqrt(2 rho)` and claims that `rho`; a `sigma` calibration claims
+/// `rho = Delta_eff^2 / (2 sigma^2)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OuterProductGaussian {
+    feature_dim: usize,
+    phi_bound: f64,
+    y_bound: f64,
+    relation: Neighbouring,
+    sensitivity: f64,
+    calibration: OuterProductCalibration,
+    sampler: Sampler,
+    /// `sigma` for the current sampler.
+    sigma: f64,
+}
+
+impl OuterProductGaussian {
+    /// rho-zCDP release of `[phi; y][phi; y]^T` for features `phi` of length
+    /// `feature_dim >= 1` (the matrix is `(feature_dim + 1) x (feature_dim + 1)`), clipped to
+    /// `||phi||_2 <= phi_bound`, `|y| <= y_bound` (both finite, >= 0, not both 0), under
+    /// `relation`; hardened sampler.
+    pub fn zcdp(
+        feature_dim: usize,
+        phi_bound: f64,
+        y_bound: f64,
+        relation: Neighbouring,
+        rho: f64,
+    ) -> Result<Self, PrivacyError> {
+        let rho = Rho::new(rho)?;
+        Self::build(
+            feature_dim,
+            phi_bound,
+            y_bound,
+            relation,
+            OuterProductCalibration::Zcdp { rho },
+        )
+    }
+
+    /// The same release with a given noise standard deviation `sigma > 0` (finite); the claim
+    /// is the rho-zCDP it implies.
+    pub fn with_noise(
+        feature_dim: usize,
+        phi_bound: f64,
+        y_bound: f64,
+        relation: Neighbouring,
+        sigma: f64,
+    ) -> Result<Self, PrivacyError> {
+        let sigma = NoiseScale::new(sigma)?;
+        Self::build(
+            feature_dim,
+            phi_bound,
+            y_bound,
+            relation,
+            OuterProductCalibration::Sigma { sigma },
+        )
+    }
+
+    fn build(
+        feature_dim: usize,
+        phi_bound: f64,
+        y_bound: f64,
+        relation: Neighbouring,
+        calibration: OuterProductCalibration,
+    ) -> Result<Self, PrivacyError> {
+        if feature_dim == 0 {
+            return Err(PrivacyError::ZeroCount {
+                what: "feature dimension",
+                got: 0,
+            });
+        }
+        let sensitivity = outer_product_sensitivity(phi_bound, y_bound, relation)?;
+        Ok(Self {
+            feature_dim,
+            phi_bound,
+            y_bound,
+            relation,
+            sensitivity,
+            calibration,
+            sampler: Sampler::Hardened,
+            sigma: f64::NAN,
+        }
+        .with_sigma())
+    }
+
+    /// The same mechanism with another sampler (a `rho` calibration re-solves `sigma` for the
+    /// sampler's effective sensitivity).
+    pub fn with_sampler(mut self, sampler: Sampler) -> Self {
+        self.sampler = sampler;
+        self.with_sigma()
+    }
+
+    fn with_sigma(mut self) -> Self {
+        self.sigma = match self.calibration {
+            OuterProductCalibration::Zcdp { rho } => {
+                self.effective_sensitivity() / (2.0 * rho.get()).sqrt()
+            }
+            OuterProductCalibration::Sigma { sigma } => sigma.get(),
+        };
+        self
+    }
+
+    /// The sampler in use.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
+
+    /// The calibration.
+    pub fn calibration(&self) -> OuterProductCalibration {
+        self.calibration
+    }
+
+    /// The length `d` of `phi`; the released matrix is `(d + 1) x (d + 1)`.
+    pub fn feature_dim(&self) -> usize {
+        self.feature_dim
+    }
+
+    /// The number of released entries, `(d + 1)(d + 2) / 2`.
+    pub fn packed_len(&self) -> usize {
+        packed_len(self.feature_dim + 1)
+    }
+
+    /// The L2 sensitivity of the packed statistic ([`outer_product_sensitivity`]).
+    pub fn sensitivity(&self) -> f64 {
+        self.sensitivity
+    }
+
+    /// The sensitivity the noise is calibrated for: `Delta` (textbook) or
+    /// `(1 + GRID_SLACK) Delta` (hardened).
+    pub fn effective_sensitivity(&self) -> f64 {
+        self.sensitivity * self.sampler.sensitivity_factor()
+    }
+
+    /// The noise standard deviation of each packed entry.
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
+
+    /// The zCDP parameter of the claim: the calibration's `rho`, or
+    /// `Delta_eff^2 / (2 sigma^2)` for a given `sigma`.
+    pub fn rho(&self) -> f64 {
+        match self.calibration {
+            OuterProductCalibration::Zcdp { rho } => rho.get(),
+            OuterProductCalibration::Sigma { .. } => {
+                let s = self.effective_sensitivity();
+                s * s / (2.0 * self.sigma * self.sigma)
+            }
+        }
+    }
+
+    /// The claim: rho-zCDP, central, one `(phi, y)` under the neighbouring relation.
+    pub fn claim(&self) -> PrivacyClaim {
+        let rho = Rho::new(self.rho())
+            .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!()));
+        let relation = match self.relation {
+            Neighbouring::AddRemove => "added or removed",
+            Neighbouring::Replace => "replaced by another",
+        };
+        PrivacyClaim::new(
+            format!(
+                "outer_product_gaussian(d={}, phi_bound={}, y_bound={}, l2_sensitivity={}, sigma={}, sampler={})",
+                self.feature_dim,
+                self.phi_bound,
+                self.y_bound,
+                self.sensitivity,
+                self.sigma,
+                self.sampler.name()
+            ),
+            Guarantee::Zcdp { rho },
+            TrustModel::Central,
+            format!(
+                "one (phi, y) {relation}, ||phi||_2 <= {}, |y| <= {} (enforced by clipping); packed upper triangle of [phi; y][phi; y]^T, L2 sensitivity {}",
+                self.phi_bound, self.y_bound, self.sensitivity
+            ),
+        )
+    }
+
+    fn check_phi(&self, phi: ArrayView1<'_, f64>) -> Result<(), PrivacyError> {
+        if phi.len() != self.feature_dim {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "outer product features",
+                expected: self.feature_dim,
+                got: phi.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Release the packed upper triangle of `clip(phi, y) outer + N` (the same as
+    /// [`Mechanism::release`]). Packed entries are perturbed in [`pack_upper`] order, one
+    /// draw each, exactly the draws of [`symmetric_gaussian_noise`]; with the hardened sampler
+    /// each entry is first rounded to the grid (on grid entries the output equals
+    /// `pack_upper(clipped_outer_product + symmetric_gaussian_noise)` bit for bit).
+    pub fn release_outer_product<R: Rng + ?Sized>(
+        &self,
+        phi: ArrayView1<'_, f64>,
+        y: f64,
+        rng: &mut R,
+    ) -> Result<Array1<f64>, PrivacyError> {
+        self.check_phi(phi)?;
+        let m = clipped_outer_product(phi, y, self.phi_bound, self.y_bound)?;
+        let packed = pack_upper(m.view())?;
+        let grid = Grid::for_sensitivity(self.sensitivity, packed.len(), Norm::L2)?;
+        packed
+            .iter()
+            .map(|&x| self.sampler.perturb_gaussian(x, self.sigma, grid, rng))
+            .collect()
+    }
+
+    /// The deterministic part with the noise passed in: `pack_upper(clip(phi, y) outer) +
+    /// noise`, `noise` of length `(d + 1)(d + 2) / 2` (test vectors).
+    pub fn release_with_noise(
+        &self,
+        phi: ArrayView1<'_, f64>,
+        y: f64,
+        noise: ArrayView1<'_, f64>,
+    ) -> Result<Array1<f64>, PrivacyError> {
+        self.check_phi(phi)?;
+        if noise.len() != self.packed_len() {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "outer product noise (packed)",
+                expected: self.packed_len(),
+                got: noise.len(),
+            });
+        }
+        for &z in noise {
+            finite("noise", z)?;
+        }
+        let m = clipped_outer_product(phi, y, self.phi_bound, self.y_bound)?;
+        Ok(pack_upper(m.view())? + noise)
+    }
+}
+
+/// Input: one `(phi, y)`; output: the packed upper triangle of `clip(phi, y) outer + N`
+/// ([`OuterProductGaussian::release_outer_product`]). Claim: [`OuterProductGaussian::claim`].
+impl Mechanism for OuterProductGaussian {
+    type Input = (Array1<f64>, f64);
+    type Output = Array1<f64>;
+
+    fn claim(&self) -> PrivacyClaim {
+        OuterProductGaussian::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &(Array1<f64>, f64),
+        rng: &mut R,
+    ) -> Result<Array1<f64>, PrivacyError> {
+        self.release_outer_product(input.0.view(), input.1, rng)
+    }
 }
 
 /// The spectral-norm bound of symmetric Gaussian noise (Tropp 2015, "An Introduction to Matrix

@@ -1,6 +1,6 @@
-//! Mechanisms, each with its [`crate::PrivacyClaim`], the derivation of its calibration, and a
-//! way to pass the noise in for deterministic test vectors. Every mechanism uses the hardened
-//! sampler unless the textbook one is chosen by name.
+//! Mechanisms, each implementing [`crate::Mechanism`] with its [`crate::PrivacyClaim`], the
+//! derivation of its calibration, and a way to pass the noise in for deterministic test
+//! vectors. Every mechanism uses the hardened sampler unless the textbook one is chosen by name.
 
 pub mod exponential;
 pub mod gaussian;
@@ -15,6 +15,9 @@ pub use gaussian::{
     gaussian_rho,
 };
 pub use laplace::{ConvertToLaplace, LaplaceMechanism};
-pub use matrix::{Neighbouring, outer_product_sensitivity, symmetric_gaussian_noise};
-pub use subsampled::{Aggregate, SubsampledGaussian};
+pub use matrix::{
+    Neighbouring, OuterProductCalibration, OuterProductGaussian, outer_product_sensitivity,
+    symmetric_gaussian_noise,
+};
+pub use subsampled::{AggregateWithSubsample, NoisyAggregate, Participants, SubsampledGaussian};
 pub use tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};

@@ -7,6 +7,7 @@ use rand::Rng;
 use crate::accountant::rdp::subsampled_gaussian_rdp;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
+use crate::mechanism::Mechanism;
 use crate::params::{NoiseMultiplier, SamplingRate, finite};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 
@@ -37,14 +38,59 @@ pub struct SubsampledGaussian {
     clip: f64,
     z: NoiseMultiplier,
     sampler: Sampler,
+    /// The one-step RDP `eps(alpha)` at [`RDP_ORDERS`], computed once at construction.
+    one_step_rdp: Vec<f64>,
 }
 
-/// The result of one aggregation round.
+/// The integer Renyi orders `2..=33` of the claims (the orders DP-FTS-DE accounts at).
+const RDP_ORDERS: std::ops::RangeInclusive<u8> = 2..=33;
+
+fn rdp_orders() -> Vec<f64> {
+    RDP_ORDERS.map(f64::from).collect()
+}
+
+/// The input of one aggregation round (Algorithm 1 of DP-FTS-DE, lines 6-11): the
+/// participants' vectors and their weights. Validated at release: equal numbers of rows, at
+/// least one participant and one weight column, finite vector entries, finite non-negative
+/// weights with a positive maximum.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Aggregate {
-    /// `P x M`: row `i` is `omega^(i)`.
+pub struct Participants {
+    /// `N x M`: row `n` is participant `n`'s vector `omega_n`.
     pub vectors: Array2<f64>,
-    /// Which participants were selected.
+    /// `N x P`: row `n` holds participant `n`'s weights `phi_n^(i)`, `i = 1..P`.
+    pub weights: Array2<f64>,
+}
+
+/// What one aggregation round releases: the `P` noisy aggregates `omega^(i)` and nothing else
+/// (which participants were subsampled stays secret: the privacy amplification by subsampling
+/// depends on it). Only [`SubsampledGaussian`] makes one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoisyAggregate {
+    vectors: Array2<f64>,
+}
+
+impl NoisyAggregate {
+    /// `P x M`: row `i` is `omega^(i)`.
+    pub fn vectors(&self) -> ArrayView2<'_, f64> {
+        self.vectors.view()
+    }
+
+    /// The `P x M` aggregates, by value.
+    pub fn into_vectors(self) -> Array2<f64> {
+        self.vectors
+    }
+}
+
+/// One aggregation round together with its subsample, for tests and diagnostics. **Not a
+/// release**: `selected` is the secret subsample, and publishing it voids the amplification by
+/// subsampling that [`SubsampledGaussian::claim`] counts on. Made by
+/// [`SubsampledGaussian::aggregate_with_subsample`]; the release is [`NoisyAggregate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggregateWithSubsample {
+    /// `P x M`: row `i` is `omega^(i)` (the same numbers [`SubsampledGaussian::aggregate`]
+    /// releases for the same random draws).
+    pub vectors: Array2<f64>,
+    /// Which participants were selected (secret).
     pub selected: Vec<bool>,
     /// The noise standard deviation used.
     pub sigma: f64,
@@ -52,15 +98,22 @@ pub struct Aggregate {
 
 impl SubsampledGaussian {
     /// Sampling rate `q` in (0, 1], clipping threshold `S > 0`, noise multiplier `z > 0`;
-    /// hardened sampler.
+    /// hardened sampler. Also an error when the one-step RDP curve of the claim is not finite
+    /// at every order `2..=33` (a noise multiplier so small that no claim can be stated).
     pub fn new(q: f64, clip: f64, noise_multiplier: f64) -> Result<Self, PrivacyError> {
         let q = SamplingRate::new(q)?;
         let clip = crate::mechanisms::laplace::positive_sensitivity(clip)?.get();
+        let z = NoiseMultiplier::new(noise_multiplier)?;
+        let orders = rdp_orders();
+        let one_step_rdp = subsampled_gaussian_rdp(q.get(), z.get(), &orders)?;
+        // Validates the curve (finite, >= 0) once, so that the one-step claim cannot fail.
+        Guarantee::rdp_curve(orders, one_step_rdp.clone())?;
         Ok(Self {
             q,
             clip,
-            z: NoiseMultiplier::new(noise_multiplier)?,
+            z,
             sampler: Sampler::Hardened,
+            one_step_rdp,
         })
     }
 
@@ -95,14 +148,29 @@ impl SubsampledGaussian {
         self.z.get() * self.sensitivity(phi_max) * self.sampler.sensitivity_factor()
     }
 
-    /// The claim for `steps` rounds: the RDP curve of the Poisson-subsampled Gaussian at the
-    /// paper's integer orders 2..=33 (composition over `steps`).
-    pub fn claim(&self, steps: u64) -> Result<PrivacyClaim, PrivacyError> {
-        let orders: Vec<f64> = (2..=33).map(f64::from).collect();
-        let eps = subsampled_gaussian_rdp(self.q.get(), self.z.get(), &orders)?;
+    /// The claim of one round ([`Mechanism::claim`]): the RDP curve of the Poisson-subsampled
+    /// Gaussian at the paper's integer orders 2..=33. Equal to `composed_claim(1)`.
+    pub fn claim(&self) -> PrivacyClaim {
+        // The curve was validated at construction (finite, >= 0, one value per order).
+        self.claim_from(
+            1.0,
+            Guarantee::RdpCurve {
+                orders: rdp_orders(),
+                epsilons: self.one_step_rdp.clone(),
+            },
+        )
+    }
+
+    /// The claim for `steps >= 1` rounds: the one-round RDP curve times `steps` (RDP composes
+    /// additively at each order, Mironov 2017, Prop. 1).
+    pub fn composed_claim(&self, steps: u64) -> Result<PrivacyClaim, PrivacyError> {
         let steps = crate::params::at_least_one("steps", steps)? as f64;
-        let eps: Vec<f64> = eps.iter().map(|e| e * steps).collect();
-        Ok(PrivacyClaim::new(
+        let eps: Vec<f64> = self.one_step_rdp.iter().map(|e| e * steps).collect();
+        Ok(self.claim_from(steps, Guarantee::rdp_curve(rdp_orders(), eps)?))
+    }
+
+    fn claim_from(&self, steps: f64, guarantee: Guarantee) -> PrivacyClaim {
+        PrivacyClaim::new(
             format!(
                 "subsampled_gaussian(q={}, z={}, S={}, steps={steps}, sampler={})",
                 self.q,
@@ -110,10 +178,10 @@ impl SubsampledGaussian {
                 self.clip,
                 self.sampler.name()
             ),
-            Guarantee::rdp_curve(orders, eps)?,
+            guarantee,
             TrustModel::Central,
             "one participant added or removed (user-level)",
-        ))
+        )
     }
 
     fn check(
@@ -212,13 +280,27 @@ impl SubsampledGaussian {
         Ok(out + noise)
     }
 
-    /// One round: select, clip, weight, add noise.
+    /// One round (the release, the same as [`Mechanism::release`]): select, clip, weight, add
+    /// noise; `vectors` is `N x M` (row n = participant n), `weights` `N x P`.
     pub fn aggregate<R: Rng + ?Sized>(
         &self,
         vectors: ArrayView2<'_, f64>,
         weights: ArrayView2<'_, f64>,
         rng: &mut R,
-    ) -> Result<Aggregate, PrivacyError> {
+    ) -> Result<NoisyAggregate, PrivacyError> {
+        let a = self.aggregate_with_subsample(vectors, weights, rng)?;
+        Ok(NoisyAggregate { vectors: a.vectors })
+    }
+
+    /// One round as [`SubsampledGaussian::aggregate`] (the same random draws, the same
+    /// aggregates), also returning the secret subsample and the noise level: for tests and
+    /// diagnostics only, **not a release** (see [`AggregateWithSubsample`]).
+    pub fn aggregate_with_subsample<R: Rng + ?Sized>(
+        &self,
+        vectors: ArrayView2<'_, f64>,
+        weights: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<AggregateWithSubsample, PrivacyError> {
         let phi_max = self.check(vectors, weights)?;
         let (p, m) = (weights.ncols(), vectors.ncols());
         let selected: Vec<bool> = (0..vectors.nrows())
@@ -232,10 +314,31 @@ impl SubsampledGaussian {
         for (o, &x) in out.iter_mut().zip(exact.iter()) {
             *o = self.sampler.perturb_gaussian(x, sigma, grid, rng)?;
         }
-        Ok(Aggregate {
+        Ok(AggregateWithSubsample {
             vectors: out,
             selected,
             sigma,
         })
+    }
+}
+
+/// Input: the participants' vectors and weights of one round ([`Participants`]); output: the
+/// `P` noisy aggregates only ([`NoisyAggregate`], the subsample stays secret), by
+/// [`SubsampledGaussian::aggregate`]. Claim: one round, [`SubsampledGaussian::claim`]; `T`
+/// rounds compose to [`SubsampledGaussian::composed_claim`].
+impl Mechanism for SubsampledGaussian {
+    type Input = Participants;
+    type Output = NoisyAggregate;
+
+    fn claim(&self) -> PrivacyClaim {
+        SubsampledGaussian::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &Participants,
+        rng: &mut R,
+    ) -> Result<NoisyAggregate, PrivacyError> {
+        self.aggregate(input.vectors.view(), input.weights.view(), rng)
     }
 }

@@ -8,6 +8,7 @@ use rand::Rng;
 use crate::accountant::zcdp::{ZcdpConversion, rho_for_target};
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
+use crate::mechanism::Mechanism;
 use crate::mechanisms::laplace::positive_sensitivity;
 use crate::mechanisms::matrix::{pack_upper, packed_len, spectral_bound, unpack_symmetric};
 use crate::params::{Delta, Epsilon, NoiseScale, Rho, at_least_one, finite};
@@ -239,6 +240,56 @@ impl TreeAggregation {
         x.iter().map(|&v| finite("stream item entry", v)).collect()
     }
 
+    /// The same tree with no item pushed yet (same shape, horizon, noise, sampler and target).
+    pub fn fresh(&self) -> Self {
+        let n = self.shape.packed();
+        Self {
+            t: 0,
+            exact: vec![Array1::zeros(n); self.levels()],
+            noisy: vec![Array1::zeros(n); self.levels()],
+            ..self.clone()
+        }
+    }
+
+    /// Run a whole stream on a [fresh](TreeAggregation::fresh) tree (this one is not touched):
+    /// `stream` is `n x k` with `1 <= n <= T` rows, row `t` the (packed) item `t + 1`; returns the
+    /// `n` released prefix sums as the rows of an `n x k` array. The same random draws as `n`
+    /// calls of [`TreeAggregation::push_packed`] on a fresh tree. The whole stream is checked
+    /// before any noise is drawn.
+    pub fn release_stream<R: Rng + ?Sized>(
+        &self,
+        stream: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<Array2<f64>, PrivacyError> {
+        let n = self.shape.packed();
+        if stream.nrows() == 0 {
+            return Err(PrivacyError::Empty { what: "stream" });
+        }
+        if stream.nrows() as u64 > self.horizon {
+            return Err(PrivacyError::OutOfRange {
+                name: "stream length",
+                value: stream.nrows() as f64,
+                reason: "exceeds the horizon T",
+            });
+        }
+        if stream.ncols() != n {
+            return Err(PrivacyError::DimensionMismatch {
+                context: "tree aggregation item",
+                expected: n,
+                got: stream.ncols(),
+            });
+        }
+        for &v in stream {
+            finite("stream item entry", v)?;
+        }
+        let mut tree = self.fresh();
+        let mut out = Array2::zeros(stream.dim());
+        for (item, mut row) in stream.outer_iter().zip(out.outer_iter_mut()) {
+            row.assign(&tree.push_packed(item, rng)?);
+        }
+        Ok(out)
+    }
+
     /// Push a vector (or a packed symmetric matrix) and return the noisy prefix sum (packed).
     pub fn push_packed<R: Rng + ?Sized>(
         &mut self,
@@ -319,6 +370,26 @@ impl TreeAggregation {
         };
         let u = spectral_bound(self.sigma(), d, self.levels(), self.horizon, alpha)?;
         Ok((2.0 * u, u, 3.0 * u))
+    }
+}
+
+/// Input: the whole stream, `n x k` with `1 <= n <= T` rows of packed items; output: the `n`
+/// released prefix sums ([`TreeAggregation::release_stream`], on a fresh tree). Claim:
+/// [`TreeAggregation::claim`] (rho-zCDP for the whole stream).
+impl Mechanism for TreeAggregation {
+    type Input = Array2<f64>;
+    type Output = Array2<f64>;
+
+    fn claim(&self) -> PrivacyClaim {
+        TreeAggregation::claim(self)
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &Array2<f64>,
+        rng: &mut R,
+    ) -> Result<Array2<f64>, PrivacyError> {
+        self.release_stream(input.view(), rng)
     }
 }
 
