@@ -28,7 +28,7 @@ pub mod statistic;
 
 use std::sync::Arc;
 
-use privacy::PrivacyClaim;
+use privacy::{Mechanism, PrivacyClaim};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
@@ -487,6 +487,33 @@ where
         eps_event,
         mu_event,
     })
+}
+
+/// Audit `mechanism` on the neighbouring pair `(x, x_prime)` against its own claim
+/// ([`Mechanism::claim`]): [`audit`] with the mechanism's [`Mechanism::release`] as the
+/// randomised function. A release that returns an error stops the audit with
+/// [`AuditError::Mechanism`].
+pub fn audit_mechanism<M, S>(
+    mechanism: &M,
+    x: &M::Input,
+    x_prime: &M::Input,
+    statistic: &S,
+    config: &AuditConfig,
+) -> Result<AuditResult, AuditError>
+where
+    M: Mechanism + Sync,
+    M::Input: Sync,
+    M::Output: Send + Sync + 'static,
+    S: Statistic<M::Output>,
+{
+    audit(
+        |input: &M::Input, rng: &mut ChaCha20Rng| mechanism.release(input, rng),
+        x,
+        x_prime,
+        &mechanism.claim(),
+        statistic,
+        config,
+    )
 }
 
 #[cfg(test)]

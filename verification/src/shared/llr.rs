@@ -1,4 +1,4 @@
-//!
+//! Exact log-likelihood-ratio statistics of the Laplace and Gaussian shifts.
 
 use crate::audit::Known;
 

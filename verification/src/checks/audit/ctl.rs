@@ -1,7 +1,7 @@
 //! Audits of convert-to-Laplace (CTL): an out-of-range reward, and the control without
 //! clipping.
 
-use crate::audit::{AuditConfig, HistogramRatio, audit};
+use crate::audit::{AuditConfig, HistogramRatio, audit, audit_mechanism};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, audit_outcome};
@@ -13,11 +13,10 @@ use rand_chacha::ChaCha20Rng;
 pub(super) fn ctl_eps1(ctx: &Context) -> CheckResult {
     let m = ConvertToLaplace::new(1.0, 1.0, 0.5)?;
     let n = ctx.mode.pick(1_000_000, 4_000_000);
-    let f = |y: &f64, rng: &mut ChaCha20Rng| m.privatize(*y, rng);
     // Worst case: the lower end of the range against a reward far above it (clipped to B + R).
     let (x, xp) = (-m.bound(), 10.0 * m.bound());
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed()).train(n / 2);
-    let r = audit(f, &x, &xp, &m.claim(), &HistogramRatio { bins: 200 }, &cfg)?;
+    let r = audit_mechanism(&m, &x, &xp, &HistogramRatio { bins: 200 }, &cfg)?;
     Ok(audit_outcome(
         ctx,
         CheckKind::Audit,

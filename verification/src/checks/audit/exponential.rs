@@ -1,11 +1,10 @@
 //! Audit of the exponential mechanism.
 
-use crate::audit::{AuditConfig, DiscreteCounts, audit};
+use crate::audit::{AuditConfig, DiscreteCounts, audit_mechanism};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, audit_outcome};
 use privacy::mechanisms::ExponentialMechanism;
-use rand_chacha::ChaCha20Rng;
 
 pub(super) fn exponential_eps1(ctx: &Context) -> CheckResult {
     let m = ExponentialMechanism::new(1.0, 1.0)?;
@@ -14,10 +13,9 @@ pub(super) fn exponential_eps1(ctx: &Context) -> CheckResult {
     let k = 20;
     let ux: Vec<f64> = (0..k).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
     let uxp: Vec<f64> = (0..k).map(|i| if i == 0 { 0.0 } else { 1.0 }).collect();
-    let f = |u: &Vec<f64>, rng: &mut ChaCha20Rng| m.select(u, rng);
     let n = ctx.mode.pick(400_000, 2_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed()).train(n / 4);
-    let r = audit(f, &ux, &uxp, &m.claim(), &DiscreteCounts, &cfg)?;
+    let r = audit_mechanism(&m, ux.as_slice(), uxp.as_slice(), &DiscreteCounts, &cfg)?;
     let best = ((0.5f64.exp() * (1.0 + 19.0 * 0.5f64.exp())) / (0.5f64.exp() + 19.0)).ln();
     let mut o = audit_outcome(
         ctx,

@@ -1,12 +1,11 @@
 //! Audits of the Gaussian mechanism (classic and analytic) and a twice-sensitivity control.
 
-use crate::audit::{AuditConfig, audit};
+use crate::audit::{AuditConfig, audit_mechanism};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, MIN_TIGHTNESS, audit_outcome, gaussian_llr};
+use privacy::Sampler;
 use privacy::mechanisms::GaussianMechanism;
-use privacy::{PrivacyClaim, Sampler};
-use rand_chacha::ChaCha20Rng;
 
 pub(super) fn gaussian_audit(
     ctx: &Context,
@@ -14,7 +13,6 @@ pub(super) fn gaussian_audit(
     distance: f64,
     expect: Expect,
     kind: CheckKind,
-    claim: &PrivacyClaim,
 ) -> CheckResult {
     // A flagged control needs fewer outputs than a tightness measurement; the smaller the mu,
     // the more outputs the same relative slack of mu_lower needs (slack ~ 12.6 / sqrt(n) at
@@ -24,13 +22,12 @@ pub(super) fn gaussian_audit(
         Expect::Holds { .. } if distance / m.sigma() < 0.2 => ctx.mode.pick(2_000_000, 8_000_000),
         Expect::Holds { .. } => ctx.mode.pick(1_000_000, 4_000_000),
     };
-    let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng);
     let mu = distance / m.sigma();
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 4)
         .delta(1e-5)
         .gaussian(Some(mu));
-    let r = audit(f, &0.0, &distance, claim, &gaussian_llr(), &cfg)?;
+    let r = audit_mechanism(m, &0.0, &distance, &gaussian_llr(), &cfg)?;
     Ok(audit_outcome(
         ctx,
         kind,
@@ -50,7 +47,6 @@ pub(super) fn gaussian_classic(ctx: &Context) -> CheckResult {
             min_tightness: Some(MIN_TIGHTNESS),
         },
         CheckKind::Audit,
-        &m.claim(),
     )
 }
 
@@ -64,7 +60,6 @@ pub(super) fn gaussian_analytic(ctx: &Context) -> CheckResult {
             min_tightness: Some(MIN_TIGHTNESS),
         },
         CheckKind::Audit,
-        &m.claim(),
     )
 }
 
@@ -72,12 +67,5 @@ pub(super) fn control_gaussian_twice_sensitivity(ctx: &Context) -> CheckResult {
     // The textbook analytic Gaussian claims (1, 1e-5)-DP for sensitivity 1; the inputs are at
     // distance 2.
     let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0)?.with_sampler(Sampler::Textbook);
-    gaussian_audit(
-        ctx,
-        &m,
-        2.0,
-        Expect::Flagged,
-        CheckKind::PositiveControl,
-        &m.claim(),
-    )
+    gaussian_audit(ctx, &m, 2.0, Expect::Flagged, CheckKind::PositiveControl)
 }

@@ -1,27 +1,19 @@
 //! Audits of the Laplace mechanism: at eps = 1, a half-scale control, a black-box reference
 //! control and the floating-point LLR control of the textbook sampler.
 
-use crate::audit::{AuditConfig, HistogramRatio, audit};
+use crate::audit::{AuditConfig, HistogramRatio, audit, audit_mechanism};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, MIN_TIGHTNESS, audit_outcome, laplace_llr};
-use privacy::Sampler;
 use privacy::mechanisms::LaplaceMechanism;
+use privacy::{Mechanism, Sampler};
 use rand_chacha::ChaCha20Rng;
 
 pub(super) fn laplace_eps1(ctx: &Context) -> CheckResult {
     let m = LaplaceMechanism::new(1.0, 1.0)?;
     let n = ctx.mode.pick(1_000_000, 4_000_000);
-    let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed()).train(n / 4);
-    let r = audit(
-        f,
-        &0.0,
-        &1.0,
-        &m.claim(),
-        &laplace_llr(1.0, m.scale()),
-        &cfg,
-    )?;
+    let r = audit_mechanism(&m, &0.0, &1.0, &laplace_llr(1.0, m.scale()), &cfg)?;
     Ok(audit_outcome(
         ctx,
         CheckKind::Audit,
@@ -37,7 +29,7 @@ pub(super) fn control_laplace_half_scale(ctx: &Context) -> CheckResult {
     let claimed = LaplaceMechanism::new(1.0, 1.0)?;
     // eps = 2 gives half the scale of the claimed eps = 1 mechanism.
     let broken = LaplaceMechanism::new(2.0, 1.0)?;
-    let f = |x: &f64, rng: &mut ChaCha20Rng| broken.release_scalar(*x, rng);
+    let f = |x: &f64, rng: &mut ChaCha20Rng| broken.release(x, rng);
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed());
     let r = audit(
@@ -91,17 +83,9 @@ pub(super) fn control_textbook_float_llr(ctx: &Context) -> CheckResult {
     // outputs from x' = 1. The auditor finds that event (a floating-point attack in the sense of
     // Mironov 2012, found by the statistical route instead of the porosity search).
     let m = LaplaceMechanism::new(1.0, 1.0)?.with_sampler(Sampler::Textbook);
-    let f = |x: &f64, rng: &mut ChaCha20Rng| m.release_scalar(*x, rng);
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed());
-    let r = audit(
-        f,
-        &0.0,
-        &1.0,
-        &m.claim(),
-        &laplace_llr(1.0, m.scale()),
-        &cfg,
-    )?;
+    let r = audit_mechanism(&m, &0.0, &1.0, &laplace_llr(1.0, m.scale()), &cfg)?;
     Ok(audit_outcome(
         ctx,
         CheckKind::PositiveControl,

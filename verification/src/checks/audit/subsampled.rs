@@ -4,13 +4,14 @@ use crate::audit::{AuditConfig, Known, audit};
 use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};
 use crate::shared::{ALPHA, Expect, audit_outcome, fmt_opt};
-use privacy::mechanisms::SubsampledGaussian;
+use privacy::Mechanism;
+use privacy::mechanisms::{Participants, SubsampledGaussian};
 use rand_chacha::ChaCha20Rng;
 
 pub(super) fn subsampled(ctx: &Context, steps: usize) -> CheckResult {
     let (q, z) = (0.25, 1.0);
     let m = SubsampledGaussian::new(q, 1.0, z)?;
-    let claim = m.claim(steps as u64)?;
+    let claim = m.composed_claim(steps as u64)?;
     let delta = 1e-5;
     let pld = privacy::accountant::pld::subsampled_gaussian_pld_epsilon(
         q,
@@ -19,19 +20,19 @@ pub(super) fn subsampled(ctx: &Context, steps: usize) -> CheckResult {
         delta,
         Default::default(),
     )?;
-    let weights = ndarray::Array2::<f64>::ones((2, 1));
-    let weights_one = ndarray::Array2::<f64>::ones((1, 1));
-    // D' = {a zero vector, the target with vector S = 1}; D = {the zero vector}. x = D'.
-    let with = ndarray::arr2(&[[0.0], [1.0]]);
-    let without = ndarray::arr2(&[[0.0]]);
-    let f = |present: &bool, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, privacy::PrivacyError> {
-        let (v, w) = if *present {
-            (with.view(), weights.view())
-        } else {
-            (without.view(), weights_one.view())
-        };
+    // D' = {a zero vector, the target with vector S = 1}; D = {the zero vector}. x = D'. Each
+    // of the `steps` rounds is one release of the mechanism on the same participants.
+    let with = Participants {
+        vectors: ndarray::arr2(&[[0.0], [1.0]]),
+        weights: ndarray::Array2::ones((2, 1)),
+    };
+    let without = Participants {
+        vectors: ndarray::arr2(&[[0.0]]),
+        weights: ndarray::Array2::ones((1, 1)),
+    };
+    let f = |d: &Participants, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, privacy::PrivacyError> {
         (0..steps)
-            .map(|_| m.aggregate(v, w, rng).map(|a| a.vectors[[0, 0]]))
+            .map(|_| m.release(d, rng).map(|a| a.vectors()[[0, 0]]))
             .collect()
     };
     // Exact LLR of D' against D: sum over steps of ln(1 - q + q exp((y mu - mu^2/2) / sigma^2)),
@@ -50,7 +51,7 @@ pub(super) fn subsampled(ctx: &Context, steps: usize) -> CheckResult {
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 2)
         .delta(delta);
-    let r = audit(f, &true, &false, &claim, &llr, &cfg)?;
+    let r = audit(f, &with, &without, &claim, &llr, &cfg)?;
     let mut o = audit_outcome(
         ctx,
         CheckKind::Audit,

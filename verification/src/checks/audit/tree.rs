@@ -4,6 +4,8 @@ use crate::audit::{AuditConfig, FisherDiscriminant, audit};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, audit_outcome};
+use ndarray::Array2;
+use privacy::Mechanism;
 use privacy::mechanisms::{StreamShape, TreeAggregation};
 use rand_chacha::ChaCha20Rng;
 
@@ -15,22 +17,27 @@ pub(super) fn tree_prefix_sums(ctx: &Context) -> CheckResult {
     // Streams of 15 scalars, equal except the first item (0 vs 1): the first item lies in one
     // node of every level, all completed by T = 15, so the released prefix sums are a Gaussian
     // shift of Mahalanobis norm sqrt(L) / sigma.
-    let f = |first: &f64, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, privacy::PrivacyError> {
-        let mut t = tree.clone();
-        (0..horizon)
-            .map(|i| {
-                let v = if i == 0 { *first } else { 0.0 };
-                t.push_packed(ndarray::arr1(&[v]).view(), rng).map(|s| s[0])
-            })
-            .collect()
+    let stream = |first: f64| {
+        let mut s = Array2::<f64>::zeros((horizon as usize, 1));
+        s[[0, 0]] = first;
+        s
     };
+    let f =
+        |s: &Array2<f64>, rng: &mut ChaCha20Rng| tree.release(s, rng).map(|p| p.column(0).to_vec());
     let mu_pair = (tree.levels() as f64).sqrt() / tree.sigma();
     let n = ctx.mode.pick(120_000, 500_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 2)
         .delta(1e-5)
         .gaussian(Some(mu_pair));
-    let r = audit(f, &0.0, &1.0, &claim, &FisherDiscriminant, &cfg)?;
+    let r = audit(
+        f,
+        &stream(0.0),
+        &stream(1.0),
+        &claim,
+        &FisherDiscriminant,
+        &cfg,
+    )?;
     let mut o = audit_outcome(
         ctx,
         CheckKind::Audit,

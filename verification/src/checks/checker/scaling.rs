@@ -1,4 +1,5 @@
-//!
+//! The regret-scaling checker's power checks: exact GP-UCB must PASS against the IGP-UCB bound,
+//! uniform random play must FAIL it.
 
 use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};

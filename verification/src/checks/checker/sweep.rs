@@ -1,4 +1,4 @@
-//!
+//! The privacy sweep's check: GP-UCB on CTL-privatised rewards, regret against epsilon.
 
 use super::scaling::{SCALING_NOISE, rkhs_environment};
 use crate::check::{CheckError, CheckResult, Context, Outcome};
