@@ -261,10 +261,10 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
             .and_then(serde_json::Value::as_f64);
         let _ = writeln!(
             s,
-            "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
+            "| {} | `{}` | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
             c.outcome.verdict,
             c.id,
-            num(a, "delta").unwrap_or(f64::NAN),
+            num(a, "delta").map_or_else(|| "-".to_string(), |d| format!("{d:e}")),
             fmt(num(a, "eps_claimed")),
             fmt(num(a, "eps_lower")),
             fmt(num(a, "mu_lower")),

@@ -106,9 +106,17 @@ impl Grid {
         })
     }
 
-    /// `i * width` as a double (the nearest double: a post-processing of the exact grid point).
+    /// `i * width` as a double (the nearest double: a post-processing of the exact grid point;
+    /// an index beyond the doubles' range gives an infinity of its sign, as `BigInt::to_f64`).
     pub fn value_of(self, i: &BigInt) -> f64 {
-        i.to_f64().unwrap_or(f64::NAN) * self.width()
+        let saturated = || {
+            if i.sign() == num_bigint::Sign::Minus {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        };
+        i.to_f64().unwrap_or_else(saturated) * self.width()
     }
 
     /// A scale in grid units (`scale / width`) as an exact rational `(numerator, denominator)`.

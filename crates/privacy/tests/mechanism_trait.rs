@@ -69,7 +69,7 @@ fn laplace_and_gaussian_release_the_scalar_query() {
             GaussianMechanism::classic(0.5, 1e-6, 1.0).unwrap(),
             GaussianMechanism::zcdp(0.3, 1.0).unwrap(),
         ] {
-            let g = g.with_sampler(s);
+            let g = g.with_sampler(s).unwrap();
             for x in [-2.0, 0.0, 0.3, 1e6] {
                 same_draws(
                     |r| g.release(&x, r).unwrap().to_bits(),

@@ -58,7 +58,8 @@ fn laplace_and_gaussian_release() {
     assert_eq!(r.len(), 3);
     let g = GaussianMechanism::analytic(1.0, 1e-5, 1.0)
         .unwrap()
-        .with_sampler(Sampler::Textbook);
+        .with_sampler(Sampler::Textbook)
+        .unwrap();
     let s = g.sigma();
     assert_relative_eq!(gaussian_delta(s, 1.0, 1.0), 1e-5, max_relative = 1e-9);
     assert_relative_eq!(g.rho(), 1.0 / (2.0 * s * s), max_relative = 1e-15);

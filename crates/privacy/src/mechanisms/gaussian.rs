@@ -177,7 +177,7 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma())
+        .with_sigma()?)
     }
 
     /// Analytic calibration, hardened sampler.
@@ -192,7 +192,7 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma())
+        .with_sigma()?)
     }
 
     /// rho-zCDP calibration, hardened sampler.
@@ -205,29 +205,35 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma())
+        .with_sigma()?)
     }
 
-    /// The same mechanism with another sampler.
-    pub fn with_sampler(mut self, sampler: Sampler) -> Self {
+    /// The same mechanism with another sampler (`sigma` solved again for the sampler's
+    /// effective sensitivity; an error if that calibration fails).
+    pub fn with_sampler(mut self, sampler: Sampler) -> Result<Self, PrivacyError> {
         self.sampler = sampler;
         self.with_sigma()
     }
 
     /// Solve `sigma` for the current sampler's effective sensitivity.
-    fn with_sigma(mut self) -> Self {
+    fn with_sigma(mut self) -> Result<Self, PrivacyError> {
         let s = self.effective_sensitivity();
-        // The calibrations were validated at construction; they cannot fail here.
         self.sigma = match self.calibration {
             GaussianCalibration::Classic { epsilon, delta } => {
-                classic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
+                classic_sigma(epsilon.get(), delta.get(), s)?
             }
             GaussianCalibration::Analytic { epsilon, delta } => {
-                analytic_sigma(epsilon.get(), delta.get(), s).unwrap_or(f64::NAN)
+                analytic_sigma(epsilon.get(), delta.get(), s)?
             }
             GaussianCalibration::Zcdp { rho } => s / (2.0 * rho.get()).sqrt(),
         };
-        self
+        if !(self.sigma.is_finite() && self.sigma > 0.0) {
+            return Err(PrivacyError::Calibration(format!(
+                "the Gaussian noise scale is {} (sensitivity {s}, {:?})",
+                self.sigma, self.calibration
+            )));
+        }
+        Ok(self)
     }
 
     /// The sampler.
@@ -393,7 +399,7 @@ mod tests {
     fn hardened_claim_is_zcdp() {
         let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0).unwrap();
         assert!(matches!(m.claim().guarantee, Guarantee::Zcdp { .. }));
-        let t = m.clone().with_sampler(Sampler::Textbook);
+        let t = m.clone().with_sampler(Sampler::Textbook).unwrap();
         assert!(matches!(
             t.claim().guarantee,
             Guarantee::ApproximateDp { .. }

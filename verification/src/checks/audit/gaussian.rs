@@ -66,6 +66,6 @@ pub(super) fn gaussian_analytic(ctx: &Context) -> CheckResult {
 pub(super) fn control_gaussian_twice_sensitivity(ctx: &Context) -> CheckResult {
     // The textbook analytic Gaussian claims (1, 1e-5)-DP for sensitivity 1; the inputs are at
     // distance 2.
-    let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0)?.with_sampler(Sampler::Textbook);
+    let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0)?.with_sampler(Sampler::Textbook)?;
     gaussian_audit(ctx, &m, 2.0, Expect::Flagged, CheckKind::PositiveControl)
 }

@@ -136,12 +136,16 @@ pub(super) fn pld_upper_bound_gaussian(ctx: &Context) -> CheckResult {
         "the PLD epsilon is an upper bound on the exact one and within T * bin width of it",
         rows.iter()
             .map(|r| {
+                let six = |v: &serde_json::Value| {
+                    v.as_f64()
+                        .map_or_else(|| "-".to_string(), |x| format!("{x:.6}"))
+                };
                 format!(
-                    "z={} T={}: exact {:.6}, pld {:.6}",
+                    "z={} T={}: exact {}, pld {}",
                     r["z"],
                     r["steps"],
-                    r["exact"].as_f64().unwrap_or(f64::NAN),
-                    r["pld"].as_f64().unwrap_or(f64::NAN)
+                    six(&r["exact"]),
+                    six(&r["pld"])
                 )
             })
             .collect::<Vec<_>>()
