@@ -1,6 +1,4 @@
-//! Verification of the workspace: the checks of `cargo xtask verify` (privacy audits, regret
-//! scaling, accuracy of kernels and accountants), the report they produce, and the golden
-//! fixtures. See `docs/verification.md`.
+#![doc = include_str!("../../docs/verification.md")]
 
 pub mod audit;
 pub mod check;

@@ -1,9 +1,4 @@
-//! Kernels, feature maps, Gaussian-process posteriors, linear algebra and information gain,
-//! shared by every paper crate of the workspace.
-//!
-//! Conventions: `f64` throughout; a batch of `n` points in dimension `d` is an `n x d`
-//! `ndarray` array (rows are points); views in, owned arrays out; every constructor validates
-//! its parameters and returns [`KernelError`] on bad input.
+#![doc = include_str!("../../../docs/kernel.md")]
 
 pub mod error;
 pub mod features;

@@ -1,7 +1,4 @@
-//! Privacy parameters and claims, noise samplers (textbook and hardened), mechanisms and
-//! accountants, shared by every paper crate of the workspace.
-//!
-//! See `docs/privacy.md` for the derivation of every calibration and the threat model.
+#![doc = include_str!("../../../docs/privacy.md")]
 
 pub mod accountant;
 pub mod claim;

@@ -19,6 +19,27 @@ use crate::linalg::{PINV_RCOND, pinv_sqrt};
 /// The pseudo-inverse square root drops the eigen-directions of `K_D` with eigenvalue
 /// `<= rcond * max eigenvalue` ([`PINV_RCOND`] = 1e-10 by default), which covers repeated
 /// dictionary points (a singular `K_D`).
+///
+/// # Examples
+///
+/// The embedding is exact on the dictionary: `phi(x)^T phi(y) = k(x, y)` when `x` is a
+/// dictionary point.
+///
+/// ```
+/// use kernel::linalg::PINV_RCOND;
+/// use kernel::{FeatureMap, Kernel, NystromEmbedding, SquaredExponential};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.3)?;
+/// let points = array![[0.0], [0.2], [0.5], [0.9]];
+/// let phi = NystromEmbedding::from_indices(&k, points.view(), &[0, 2], PINV_RCOND)?;
+/// assert_eq!(phi.dim(), 2);
+///
+/// let (x, y) = (points.row(2), points.row(3));
+/// let approx = phi.map(x)?.dot(&phi.map(y)?);
+/// assert!((approx - k.value(x, y)?).abs() < 1e-9);
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct NystromEmbedding<K: Kernel> {
     kernel: K,

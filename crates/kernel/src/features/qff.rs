@@ -33,6 +33,28 @@ use crate::kernels::SquaredExponential;
 /// `nu = min_j l_j`, `sup |k - phi^T phi| <= d 2^{d-1} sqrt(pi/2) mbar^{-mbar} (e / (4 nu^2))^mbar`
 /// ([`QuadratureFourierFeatures::error_bound`]).
 #[derive(Debug, Clone, PartialEq)]
+///
+/// # Examples
+///
+/// Deterministic features whose error on `[0, 1]^d` is certified by Theorem 2
+/// ([`QuadratureFourierFeatures::error_bound`]):
+///
+/// ```
+/// use kernel::{FeatureMap, Kernel, QuadratureFourierFeatures, SquaredExponential};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.5)?;
+/// let qff = QuadratureFourierFeatures::new(&k, 1, 12)?;
+/// assert_eq!(qff.dim(), 2 * 12); // m = 2 mbar^d
+///
+/// let xs = array![[0.0], [0.3], [0.7], [1.0]];
+/// let phi = qff.map_batch(xs.view())?;
+/// let err = (&phi.dot(&phi.t()) - &k.gram(xs.view())?)
+///     .iter()
+///     .fold(0.0f64, |m, e| m.max(e.abs()));
+/// assert!(err <= qff.error_bound(), "{err} > {}", qff.error_bound());
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 pub struct QuadratureFourierFeatures {
     /// `mbar^d x d` frequencies, one row per grid point.
     omegas: Array2<f64>,

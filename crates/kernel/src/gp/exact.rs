@@ -16,6 +16,32 @@ use crate::linalg::Cholesky;
 /// [`ExactGp::predict`] at `n` points then computes `V = L_t^{-1} K_t(xs)^T` (one triangular
 /// solve with `n` right-hand sides, O(n t^2)) plus the `n t` kernel evaluations, and returns
 /// `mu = V^T beta_t` and `sigma^2 = k(x, x) - |V_x|^2`.
+///
+/// # Examples
+///
+/// Observing shrinks the variance below the prior `k(x, x)` and pulls the mean towards the
+/// data; one observation at a time gives the posterior computed from scratch.
+///
+/// ```
+/// use kernel::{ExactGp, SquaredExponential};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.2)?;
+/// let (xs, ys) = (array![[0.1], [0.5], [0.9]], array![0.3, -0.2, 0.8]);
+/// let mut gp = ExactGp::new(k.clone(), 0.01)?;
+/// for (x, &y) in xs.rows().into_iter().zip(&ys) {
+///     gp.observe(x, y)?;
+/// }
+/// let (mean, var) = gp.predict(array![[0.5], [3.0]].view())?;
+/// assert!((mean[0] - -0.2).abs() < 0.05 && var[0] < 0.02); // near the data
+/// assert!(mean[1].abs() < 1e-6 && (var[1] - 1.0).abs() < 1e-6); // far away: the prior
+///
+/// let scratch = ExactGp::from_data(k, 0.01, xs.view(), ys.view())?;
+/// let (mean2, _) = scratch.predict(array![[0.5], [3.0]].view())?;
+/// assert!((&mean - &mean2).iter().all(|d| d.abs() < 1e-12));
+/// assert!(gp.information_gain() > 0.0);
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ExactGp<K: Kernel> {
     kernel: K,

@@ -27,6 +27,25 @@ use crate::kernels::Kernel;
 ///
 /// This is algebraically the same posterior as [`super::ExactGp`] (a test compares them to
 /// 1e-9), at O(t n) instead of O(t^2 n) per round for `n` candidates.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::{ExactGp, FiniteDomainGp, SquaredExponential};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.2)?;
+/// let arms = array![[0.0], [0.3], [0.6], [0.9]];
+/// let mut gp = FiniteDomainGp::new(&k, arms.view(), 0.1, false)?;
+/// gp.observe(2, 0.7)?; // a reward at arm 2
+/// gp.observe(0, -0.3)?;
+///
+/// let exact = ExactGp::from_data(&k, 0.1, array![[0.6], [0.0]].view(), array![0.7, -0.3].view())?;
+/// let (mean, var) = exact.predict(arms.view())?;
+/// assert!((&mean - &gp.mean()).iter().all(|d| d.abs() < 1e-9));
+/// assert!((&var - &gp.variance()).iter().all(|d| d.abs() < 1e-9));
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct FiniteDomainGp<K: Kernel> {
     kernel: K,

@@ -31,6 +31,34 @@ use crate::linalg::Cholesky;
 ///
 /// Each observation is a rank-one update `V <- V + phi phi^T` of the Cholesky factor of `V`
 /// in O(m^2), after which `theta` is refreshed by two triangular solves, also O(m^2).
+///
+/// # Examples
+///
+/// With exact features (a Nyström embedding whose dictionary holds every point) the weight
+/// space equals the function space of [`ExactGp`](super::ExactGp):
+///
+/// ```
+/// use kernel::linalg::PINV_RCOND;
+/// use kernel::{ExactGp, FeatureMap, NystromEmbedding, SquaredExponential, WeightSpaceGp};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.3)?;
+/// let points = array![[0.0], [0.25], [0.5], [0.75], [1.0]];
+/// let phi = NystromEmbedding::from_indices(&k, points.view(), &[0, 1, 2, 3, 4], PINV_RCOND)?
+///     .map_batch(points.view())?;
+/// let (idx, y) = ([1, 3, 3], array![0.4, -0.1, 0.1]);
+///
+/// let mut ws = WeightSpaceGp::new(phi.ncols(), 0.5)?;
+/// let mut fs = ExactGp::new(&k, 0.5)?;
+/// for (&i, &yi) in idx.iter().zip(&y) {
+///     ws.observe(phi.row(i), yi)?;
+///     fs.observe(points.row(i), yi)?;
+/// }
+/// let (m1, v1) = ws.predict(phi.view())?;
+/// let (m2, v2) = fs.predict(points.view())?;
+/// assert!((&m1 - &m2).iter().chain((&v1 - &v2).iter()).all(|d| d.abs() < 1e-8));
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct WeightSpaceGp {
     lambda: f64,

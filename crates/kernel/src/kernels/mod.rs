@@ -24,6 +24,26 @@ use crate::error::{KernelError, ensure_finite};
 ///
 /// Implementors provide [`Kernel::value_unchecked`] and, when their inputs are restricted,
 /// [`Kernel::validate_point`]; the batch methods are provided and validate their inputs.
+///
+/// # Examples
+///
+/// `Box<dyn Kernel>` is a kernel, so the kernel can be chosen at run time; the
+/// Matérn-1/2 kernel is `s^2 exp(-r)` (Rasmussen & Williams 2006, Sec. 4.2.1).
+///
+/// ```
+/// use kernel::{Kernel, Matern, MaternNu, SquaredExponential};
+/// use ndarray::array;
+///
+/// let kernels: Vec<Box<dyn Kernel>> = vec![
+///     Box::new(SquaredExponential::isotropic(0.2)?),
+///     Box::new(Matern::isotropic(MaternNu::Half, 0.2)?),
+/// ];
+/// let (x, y) = (array![0.1], array![0.3]); // r = |x - y| / l = 1
+/// let matern = kernels[1].value(x.view(), y.view())?;
+/// assert!((matern - (-1.0f64).exp()).abs() < 1e-12);
+/// assert!(kernels.iter().all(|k| k.sup_diag() == Some(1.0)));
+/// # Ok::<(), kernel::KernelError>(())
+/// ```
 pub trait Kernel: Send + Sync + std::fmt::Debug {
     /// The input dimension when the kernel fixes one (per-dimension lengthscales, a
     /// precomputed kernel over arm indices), `None` when any dimension is accepted.

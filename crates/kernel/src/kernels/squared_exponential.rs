@@ -15,6 +15,30 @@ use crate::error::{KernelError, positive};
 /// This is the convention of Rasmussen & Williams (2006, eq. 4.9) and of all four papers'
 /// analyses. Some code in the literature writes `exp(-r^2)` (lengthscale `l / sqrt 2` in
 /// this convention): the environments of this workspace always state which they use.
+///
+/// # Examples
+///
+/// At distance one lengthscale the kernel is `s^2 exp(-1/2)`; the Gram matrix is symmetric
+/// with the variance on its diagonal; a bad lengthscale is a typed error, not a panic.
+///
+/// ```
+/// use kernel::{Kernel, KernelError, SquaredExponential};
+/// use ndarray::array;
+///
+/// let k = SquaredExponential::isotropic(0.5)?;
+/// let v = k.value(array![0.0, 0.0].view(), array![0.3, 0.4].view())?; // |x - y| = 0.5
+/// assert!((v - (-0.5f64).exp()).abs() < 1e-15);
+///
+/// let g = k.gram(array![[0.0], [0.25], [1.0]].view())?;
+/// assert_eq!(g[[0, 1]], g[[1, 0]]);
+/// assert!(g.diag().iter().all(|&d| d == 1.0));
+///
+/// assert!(matches!(
+///     SquaredExponential::isotropic(0.0),
+///     Err(KernelError::NonPositiveParameter { .. })
+/// ));
+/// # Ok::<(), KernelError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SquaredExponential {
     variance: f64,
