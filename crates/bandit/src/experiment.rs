@@ -584,6 +584,7 @@ pub trait PaperExperiments: Sync {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // the summaries of these hand-made batches are exact
 mod tests {
     use super::*;
     use crate::runner::TrialRecord;
@@ -737,11 +738,7 @@ mod tests {
         };
         let o = Options::new(1, 3, 0, "d").unwrap();
         let ids = |o: &Options| -> Vec<&str> {
-            p.select_figures(o)
-                .unwrap()
-                .iter()
-                .map(|f| f.id)
-                .collect()
+            p.select_figures(o).unwrap().iter().map(|f| f.id).collect()
         };
         assert_eq!(ids(&o), ["f1", "f2"]);
         assert_eq!(ids(&o.clone().with_only(["f2", "f1"])), ["f1", "f2"]);
@@ -795,9 +792,6 @@ mod tests {
             fail: true,
         };
         let err = failing.run_figure(f, &o, &mut |_| {}).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "figure f1, curve A: nothing must be >= 1"
-        );
+        assert_eq!(err.to_string(), "figure f1, curve A: nothing must be >= 1");
     }
 }
