@@ -454,7 +454,7 @@ pub enum Progress<'a> {
 pub struct TimingWorkload {
     /// What is timed, in a few words ("synthetic SE problem").
     pub description: &'static str,
-    /// The figure ids whose curves are timed.
+    /// The figure ids whose curves are timed (in the paper's order of [`PaperExperiments::figures`]).
     pub figures: &'static [&'static str],
     /// Trials per curve.
     pub trials: usize,
