@@ -1,67 +1,89 @@
 //! `cargo xtask bench [CRATE]`: run the criterion benchmarks of one crate (or all), so that
-//! speed targets are measured by benchmarks and never by timed unit tests.
+//! speed targets are measured by benchmarks and never by timed unit tests; for a paper's crate,
+//! also the whole-process timings of its [`TimingWorkload`](bandit::experiment::TimingWorkload).
 
 use std::process::Command;
+use std::time::Instant;
 
 use anyhow::bail;
+use bandit::experiment::{Options, Progress};
+
+use crate::data_dir::DataDirArg;
+use crate::papers::Paper;
 
 /// Options of `bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Skip the criterion benches (run only the whole-process timings, where a crate has them).
+    /// Skip the criterion benches: run only the whole-process timings of the paper CRATE (of
+    /// every paper when CRATE is omitted).
     #[arg(long)]
     timings_only: bool,
-    /// The crate whose benches to run (`kernel`, `privacy`, ...); all when omitted.
+    /// The crate whose benches to run (`kernel`, `privacy`, a paper's crate, ...); all when
+    /// omitted.
     target: Option<String>,
+    #[command(flatten)]
+    data_dir: DataDirArg,
     /// Extra arguments passed to criterion (after `--`), e.g. a benchmark name filter.
     #[arg(last = true)]
     criterion: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !args.timings_only {
-        criterion(&args)?;
+    let paper = args.target.as_deref().and_then(Paper::named);
+    if args.timings_only {
+        let papers: Vec<Paper> = match (&args.target, paper) {
+            (None, _) => Paper::all().to_vec(),
+            (Some(_), Some(p)) => vec![p],
+            (Some(t), None) => bail!(
+                "{t} has no whole-process timings; the papers that do: {}",
+                Paper::names()
+            ),
+        };
+        for p in papers {
+            timings(p, &args.data_dir)?;
+        }
+        return Ok(());
     }
-    if args.target.as_deref() == Some("ldp-bo") {
-        ldp_bo_timings()?;
+    criterion(&args)?;
+    if let Some(p) = paper {
+        timings(p, &args.data_dir)?;
     }
     Ok(())
 }
 
-/// A full 10-trial run of all six algorithms of Zhou & Tan 2021 at T = 1000 on the synthetic
-/// problems (LDP on SE with eps = 1, Figure 3(a); non-private heavy-tailed on SE, Figure 2(d)),
-/// timed per algorithm and as a whole, in this process (release-like dev profile, all cores).
-fn ldp_bo_timings() -> anyhow::Result<()> {
-    use ldp_bo::experiments::{self, Algorithm, AlgorithmParams, FIGURES, Source};
-    let (horizon, trials) = (1000usize, 10usize);
-    let config = bandit::runner::RunConfig {
-        horizon,
-        n_trials: trials,
-        base_seed: 2021,
-    };
-    let params = AlgorithmParams::new(horizon as u64);
-    let started = std::time::Instant::now();
+/// The paper's timing workload, each curve's full batch timed in this process (release-like
+/// dev profile, all rayon threads).
+fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
+    let w = paper.timings();
+    let options = Options::new(w.trials, w.horizon, w.base_seed, data_dir.resolve())?
+        .with_only(w.figures.iter().copied());
     println!(
-        "ldp-bo: {trials} trials x T = {horizon}, synthetic SE problem, {} rayon threads",
+        "{}: {} trials x T = {}, {}, {} rayon threads",
+        paper.name(),
+        w.trials,
+        w.horizon,
+        w.description,
         rayon::current_num_threads()
     );
-    for id in ["fig3a", "fig2d"] {
-        let f = FIGURES.iter().find(|f| f.id == id).expect("figure exists");
-        let source = Source::load(f.problem, &bandit::dataset::default_data_dir())?;
-        for alg in Algorithm::ALL {
-            let t0 = std::time::Instant::now();
-            let r = experiments::run(&source, f.setting, alg, &params, &config)?;
-            let secs = t0.elapsed().as_secs_f64();
-            let mean = r.final_cumulative_regrets().iter().sum::<f64>() / trials as f64;
-            println!(
-                "  {:<16} {secs:>7.2} s  ({:.2} ms per round per trial; mean R_T = {mean:.1})",
-                alg.name(f.setting),
-                1e3 * secs / (horizon * trials) as f64
-            );
-        }
+    let started = Instant::now();
+    let mut n_curves = 0usize;
+    for f in paper.select_figures(&options)? {
+        paper.run_figure(&f, &options, &mut |p| {
+            if let Progress::Finished { figure, curve } = p {
+                n_curves += 1;
+                println!(
+                    "  {:<6} {:<16} {:>7.2} s  ({:.2} ms per round per trial; mean R_T = {:.1})",
+                    figure.id,
+                    curve.label,
+                    curve.seconds,
+                    1e3 * curve.seconds / (w.horizon * w.trials) as f64,
+                    curve.summary.last().0
+                );
+            }
+        })?;
     }
     println!(
-        "  all six algorithms: {:.2} s",
+        "  all {n_curves} curves: {:.2} s",
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -5,10 +5,16 @@
 //! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant.
 //! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
 //! - `bench`: run the criterion benchmarks and the whole-process timings.
+//!
+//! `reproduce` and `bench` know the papers of [`papers`]'s table; `--data-dir` resolves the
+//! same way everywhere ([`data_dir`]); long runs share one progress bar style ([`progress`]).
 
 mod accountant;
 mod bench;
+mod data_dir;
 mod fixtures;
+mod papers;
+mod progress;
 mod reproduce;
 mod verify;
 
@@ -40,7 +46,7 @@ enum Command {
     Verify(verify::Args),
     /// Rewrite (or with --check, compare) the golden fixtures under fixtures/.
     Fixtures(fixtures::Args),
-    /// Run benchmarks: criterion benches of a crate and whole-process timings.
+    /// Run benchmarks: criterion benches of a crate and a paper's whole-process timings.
     Bench(bench::Args),
     /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants.
     Accountant(accountant::Args),

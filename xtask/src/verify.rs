@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use verification::{Mode, Progress, Settings, Verdict};
+
+use crate::data_dir::DataDirArg;
 
 /// Options of `verify`.
 #[derive(clap::Args)]
@@ -21,9 +22,8 @@ pub struct Args {
     /// Base seed of every randomised check.
     #[arg(long, default_value_t = 20_211_122)]
     seed: u64,
-    /// Folder of the shared data sets.
-    #[arg(long, default_value = "../shared/data")]
-    data_dir: PathBuf,
+    #[command(flatten)]
+    data_dir: DataDirArg,
     /// Folder of the report.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -44,16 +44,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mode = if args.full { Mode::Full } else { Mode::Quick };
     let out_dir = args.out.unwrap_or_else(|| root.join("target/verify"));
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let data_dir = if args.data_dir.is_absolute() {
-        args.data_dir
-    } else {
-        root.join(args.data_dir)
-    };
     let settings = Settings {
         mode,
         seed: args.seed,
         out_dir: out_dir.clone(),
-        data_dir,
+        data_dir: args.data_dir.resolve(),
     };
 
     let n = checks
@@ -66,12 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.only.unwrap_or_default()
         );
     }
-    let bar = ProgressBar::new(n as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(n as u64);
     let report = verification::run_checks(&checks, &settings, args.only.as_deref(), |p| match p {
         Progress::Start(_, _, id) => bar.set_message(id.to_string()),
         Progress::Done(r) => {

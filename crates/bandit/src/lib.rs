@@ -6,6 +6,7 @@ pub mod dataset;
 pub mod domain;
 pub mod env;
 pub mod error;
+pub mod experiment;
 pub mod noise;
 pub mod objective;
 pub mod runner;

@@ -15,6 +15,10 @@
 //!
 //! Synthetic problems draw a new function per trial (as the paper does, "a different f is
 //! chosen for each trial"); the data-set problems are fixed and only the rewards are random.
+//!
+//! [`ZhouTan2021`] describes these panels to the paper-neutral
+//! [`bandit::experiment::PaperExperiments`], which `cargo xtask reproduce ldp-bo` and
+//! `cargo xtask bench ldp-bo` run.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -22,6 +26,9 @@ use std::sync::Arc;
 use bandit::agent::{Agent, Curator, Identity};
 use bandit::dataset::{self, DataSetProblem};
 use bandit::env::{Annotated, FixedSetEnvironment};
+use bandit::experiment::{
+    self, ExperimentError, Options, PaperExperiments, Parameters, TimingWorkload,
+};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
 use bandit::runner::{BatchResult, RunConfig, run_trials};
@@ -384,4 +391,157 @@ where
         |e: &Instance, _: &mut ChaCha20Rng| agent(&e.info),
         |e: &Instance, _: &mut ChaCha20Rng| curator(&e.info),
     )?)
+}
+
+/// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
+/// `cargo xtask bench ldp-bo`: the nine panels of [`FIGURES`], each drawing the three
+/// [`Algorithm`]s in the paper's order (their private names in the LDP panels), every curve a
+/// [`run`] of the crate defaults [`AlgorithmParams::new`]`(T)` on the panel's [`Source`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ZhouTan2021;
+
+impl ZhouTan2021 {
+    /// The panel of [`FIGURES`] with this id.
+    fn panel(id: &str) -> Result<&'static Figure, ExperimentError> {
+        FIGURES
+            .iter()
+            .find(|f| f.id == id)
+            .ok_or_else(|| ExperimentError::UnknownFigure {
+                paper: "ldp-bo",
+                id: id.to_string(),
+                known: FIGURES.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
+            })
+    }
+}
+
+impl PaperExperiments for ZhouTan2021 {
+    fn name(&self) -> &'static str {
+        "ldp-bo"
+    }
+
+    fn title(&self) -> &'static str {
+        "Zhou & Tan 2021: reproduced Figures 2 and 3"
+    }
+
+    fn figures(&self) -> Vec<experiment::Figure> {
+        FIGURES
+            .iter()
+            .map(|f| {
+                experiment::Figure::new(f.id, f.caption, Algorithm::ALL.map(|a| a.name(f.setting)))
+            })
+            .collect()
+    }
+
+    fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
+        Parameters::json(
+            "the crate defaults (`docs/ldp-bo.md`, \"Defaults\")",
+            &AlgorithmParams::new(options.horizon() as u64),
+        )
+    }
+
+    fn runs(
+        &self,
+        figure: &experiment::Figure,
+        options: &Options,
+    ) -> Result<Vec<experiment::Run>, ExperimentError> {
+        let panel = Self::panel(figure.id)?;
+        let source = Arc::new(
+            Source::load(panel.problem, options.data_dir()).map_err(|e| {
+                ExperimentError::Setup {
+                    figure: panel.id.to_string(),
+                    source: Box::new(e),
+                }
+            })?,
+        );
+        let params = AlgorithmParams::new(options.horizon() as u64);
+        let config = options.run_config();
+        let setting = panel.setting;
+        Ok(Algorithm::ALL
+            .iter()
+            .map(|&algorithm| {
+                let source = Arc::clone(&source);
+                experiment::Run::new(algorithm.name(setting), move || {
+                    run(&source, setting, algorithm, &params, &config)
+                })
+            })
+            .collect())
+    }
+
+    /// All six algorithms at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
+    /// LDP on Figure 3(a), non-private on Figure 2(d) (`docs/ldp-bo.md`, "Benchmarks").
+    fn timings(&self) -> TimingWorkload {
+        TimingWorkload {
+            description: "synthetic SE problem",
+            figures: &["fig3a", "fig2d"],
+            trials: 10,
+            horizon: 1000,
+            base_seed: 2021,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nine_panels_of_three_curves_in_the_paper_order() {
+        let figures = ZhouTan2021.figures();
+        assert_eq!(
+            figures.iter().map(|f| f.id).collect::<Vec<_>>(),
+            FIGURES.map(|f| f.id)
+        );
+        assert_eq!(
+            figures[0].curves,
+            ["LDP-ATA-GP-UCB", "LDP-TGP-UCB", "LDP-MoMA-GP-UCB"]
+        );
+        assert_eq!(figures[3].curves, ["ATA-GP-UCB", "TGP-UCB", "MoMA-GP-UCB"]);
+        let timed = ZhouTan2021.timings();
+        assert!(
+            timed
+                .figures
+                .iter()
+                .all(|id| ZhouTan2021::panel(id).is_ok())
+        );
+    }
+
+    #[test]
+    fn a_figure_run_is_the_batch_of_run() {
+        let options = Options::new(2, 15, 7, dataset::default_data_dir()).unwrap();
+        let figure = &ZhouTan2021.figures()[6];
+        assert_eq!(figure.id, "fig3a");
+        let result = ZhouTan2021
+            .run_figure(figure, &options, &mut |_| {})
+            .unwrap();
+        let source = Source::load(Problem::SyntheticSe, Path::new("unused")).unwrap();
+        let params = AlgorithmParams::new(15);
+        for (curve, algorithm) in result.curves.iter().zip(Algorithm::ALL) {
+            let direct = run(
+                &source,
+                Setting::Ldp { epsilon: 1.0 },
+                algorithm,
+                &params,
+                &options.run_config(),
+            )
+            .unwrap();
+            assert_eq!(curve.batch, direct);
+        }
+    }
+
+    #[test]
+    fn unknown_panels_and_missing_data_are_errors() {
+        let options = Options::new(1, 5, 0, "/nonexistent-data-folder").unwrap();
+        let bogus = experiment::Figure::new("fig9z", "none", ["x"]);
+        assert!(matches!(
+            ZhouTan2021.runs(&bogus, &options),
+            Err(ExperimentError::UnknownFigure { .. })
+        ));
+        let light = &ZhouTan2021.figures()[1];
+        assert!(matches!(
+            ZhouTan2021.runs(light, &options),
+            Err(ExperimentError::Setup { .. })
+        ));
+        let params = ZhouTan2021.parameters(&options).unwrap();
+        assert!(params.json.contains("\"horizon\": 5"), "{}", params.json);
+    }
 }

@@ -1,18 +1,25 @@
-//! `cargo xtask reproduce PAPER`: regenerate a paper's experiments (CSV, SVG, Markdown summary)
-//! under `target/reproduce/PAPER/`.
+//! `cargo xtask reproduce PAPER`: run a paper's figures (its `experiments` module, through
+//! [`bandit::experiment::PaperExperiments`]) and write, under `target/reproduce/PAPER/`, each
+//! figure's files ([`figure::write`]), `params.json` and `summary.md`.
 
-mod ldp_bo;
+mod figure;
 mod plot;
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::Context as _;
+use bandit::experiment::{Options, Progress};
+
+use crate::data_dir::DataDirArg;
+use crate::papers::Paper;
 
 /// Options of `reproduce`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The paper's crate: `ldp-bo`.
-    paper: String,
+    /// The paper's crate.
+    paper: Paper,
     /// Independent trials per curve.
     #[arg(long, default_value_t = 10)]
     trials: usize,
@@ -25,30 +32,70 @@ pub struct Args {
     /// Only these figure panels (comma-separated ids, e.g. `fig2a,fig3b`).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
-    /// Folder of the shared data sets.
-    #[arg(long, default_value = "../shared/data")]
-    data_dir: PathBuf,
+    #[command(flatten)]
+    data_dir: DataDirArg,
     /// Output folder (default `target/reproduce/PAPER`).
     #[arg(long)]
     out: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let root = crate::workspace_root();
-    let data_dir = if args.data_dir.is_absolute() {
-        args.data_dir.clone()
-    } else {
-        root.join(&args.data_dir)
-    };
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| root.join("target/reproduce").join(&args.paper));
-    if args.trials == 0 || args.horizon == 0 {
-        bail!("--trials and --horizon must be >= 1");
+    let paper = args.paper;
+    let data_dir = args.data_dir.resolve();
+    let options = Options::new(args.trials, args.horizon, args.seed, data_dir.clone())
+        .context("--trials and --horizon must be >= 1")?
+        .with_only(args.only);
+    let figures = paper.select_figures(&options)?;
+    let out = args.out.unwrap_or_else(|| {
+        crate::workspace_root()
+            .join("target/reproduce")
+            .join(paper.name())
+    });
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+
+    let params = paper.parameters(&options)?;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {}\n", paper.title());
+    let _ = writeln!(
+        md,
+        "{} trials per curve, T = {}, base seed {}, data from `{}`. Parameters: {}, JSON in \
+         `params.json`. Final cumulative regret R_T over trials: mean +- standard deviation \
+         [min, max].\n",
+        options.trials(),
+        options.horizon(),
+        options.base_seed(),
+        data_dir.display(),
+        params.description
+    );
+    md.push_str(figure::SUMMARY_HEADER);
+    std::fs::write(out.join("params.json"), &params.json)?;
+
+    let bar = crate::progress::bar(figures.iter().map(|f| f.curves.len() as u64).sum());
+    let started = Instant::now();
+    for f in &figures {
+        let result = paper.run_figure(f, &options, &mut |p| match p {
+            Progress::Started { figure, label } => {
+                bar.set_message(format!("{} {label}", figure.id));
+            }
+            Progress::Finished { figure, curve } => {
+                let (mean, sd, _, _) = curve.summary.last();
+                bar.println(format!(
+                    "{:>6} {:<16} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
+                    figure.id, curve.label, curve.seconds
+                ));
+                bar.inc(1);
+            }
+        })?;
+        figure::write(&out, &result, &mut md)?;
     }
-    match args.paper.as_str() {
-        "ldp-bo" => ldp_bo::run(&args, &data_dir, &out),
-        other => bail!("no reproduction for {other:?}; available: ldp-bo"),
-    }
+    bar.finish_and_clear();
+    let total = started.elapsed().as_secs_f64();
+    let _ = writeln!(
+        md,
+        "\nTotal time: {total:.1} s. Curves: `figXX.svg` (mean, band = +- one standard deviation over trials), data: `figXX.csv`, per-trial records: `figXX-ALGORITHM.json`."
+    );
+    std::fs::write(out.join("summary.md"), &md)?;
+    println!("{md}");
+    println!("wrote {}", out.display());
+    Ok(())
 }

@@ -1,0 +1,797 @@
+//! The paper-neutral description of a reproduction: each paper crate describes its figures in
+//! its `experiments` module by implementing [`PaperExperiments`], and `cargo xtask reproduce`
+//! and `cargo xtask bench` run any of them without knowing which paper it is.
+//!
+//! - A [`Figure`] is one panel of the paper: an id (`fig2a`), the paper's caption and the labels
+//!   of its curves.
+//! - A [`Run`] is one curve: its label and how to produce the [`BatchResult`] of seeded trials
+//!   that draws it (a closure that owns what it needs, e.g. a loaded data set).
+//! - [`PaperExperiments::run_figure`] runs a figure's curves in order, times each, summarises
+//!   it ([`RegretSummary`]) and reports to a [`Progress`] callback, so that a binary can drive
+//!   one progress bar without this crate depending on a terminal library.
+//! - [`Options`] are what every reproduction takes: trials, horizon, base seed, the data folder
+//!   and the selected figure ids.
+//! - [`TimingWorkload`] names the figures, trials and horizon of the whole-process timings of
+//!   `cargo xtask bench PAPER`.
+//!
+//! Seeding is the runner's (see [`crate::runner`]): trial `i` of every curve is seeded from
+//! `(base seed, i)`, so a figure's numbers are the same whatever the thread count and whichever
+//! other figures run in the same process.
+//!
+//! # Examples
+//!
+//! A tiny fake paper with one figure and one curve whose algorithm loses 0.5 per round:
+//!
+//! ```
+//! use bandit::experiment::{
+//!     ExperimentError, Figure, Options, PaperExperiments, Parameters, Progress, Run,
+//!     TimingWorkload,
+//! };
+//! use bandit::runner::{BatchResult, TrialRecord};
+//!
+//! struct Fake;
+//!
+//! impl PaperExperiments for Fake {
+//!     fn name(&self) -> &'static str {
+//!         "fake"
+//!     }
+//!     fn title(&self) -> &'static str {
+//!         "A fake paper: its Figure 1"
+//!     }
+//!     fn figures(&self) -> Vec<Figure> {
+//!         vec![Figure::new("fig1", "constant regret", ["Lazy"])]
+//!     }
+//!     fn parameters(&self, _: &Options) -> Result<Parameters, ExperimentError> {
+//!         Parameters::json("no parameters", &())
+//!     }
+//!     fn runs(&self, _: &Figure, options: &Options) -> Result<Vec<Run>, ExperimentError> {
+//!         let config = options.run_config();
+//!         Ok(vec![Run::new("Lazy", move || {
+//!             let record = |trial| TrialRecord {
+//!                 trial,
+//!                 actions: vec![0; config.horizon],
+//!                 rewards: vec![0.0; config.horizon],
+//!                 mean_rewards: vec![0.0; config.horizon],
+//!                 instantaneous_regret: vec![0.5; config.horizon],
+//!                 cumulative_regret: (1..=config.horizon).map(|t| 0.5 * t as f64).collect(),
+//!                 simple_regret: vec![0.5; config.horizon],
+//!             };
+//!             let trials = (0..config.n_trials).map(record).collect();
+//!             Ok::<_, ExperimentError>(BatchResult { config, trials })
+//!         })])
+//!     }
+//!     fn timings(&self) -> TimingWorkload {
+//!         TimingWorkload { description: "constant regret", figures: &["fig1"], trials: 2, horizon: 10, base_seed: 1 }
+//!     }
+//! }
+//!
+//! let options = Options::new(3, 4, 2021, "data")?.with_only(["fig1"]);
+//! let figures = Fake.select_figures(&options)?;
+//! assert_eq!(figures.len(), 1);
+//! let mut finished = Vec::new();
+//! let result = Fake.run_figure(&figures[0], &options, &mut |p: Progress<'_>| {
+//!     if let Progress::Finished { curve, .. } = p {
+//!         finished.push(curve.label.clone());
+//!     }
+//! })?;
+//! assert_eq!(finished, ["Lazy"]);
+//! assert_eq!(result.curves[0].summary.mean, [0.5, 1.0, 1.5, 2.0]);
+//! assert_eq!(result.curves[0].summary.std, [0.0; 4]);
+//! assert!(Fake.select_figures(&options.clone().with_only(["fig9"])).is_err());
+//! # Ok::<(), ExperimentError>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::error::BoxedError;
+use crate::runner::{BatchResult, RunConfig};
+
+/// What can go wrong while describing or running a paper's experiments.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ExperimentError {
+    /// A count of the options (trials, horizon) is zero.
+    #[error("{what} must be >= 1")]
+    ZeroCount {
+        /// Which count.
+        what: &'static str,
+    },
+    /// A figure id names no figure of the paper.
+    #[error("{paper} has no figure {id:?}; its figures: {known}")]
+    UnknownFigure {
+        /// The paper's name.
+        paper: &'static str,
+        /// The id asked for.
+        id: String,
+        /// The paper's figure ids, comma-separated.
+        known: String,
+    },
+    /// A figure's runs do not draw the curves its description lists.
+    #[error("figure {figure}: the runs draw {got:?}, its description lists {expected:?}")]
+    CurveMismatch {
+        /// The figure.
+        figure: String,
+        /// The labels of [`Figure::curves`].
+        expected: Vec<String>,
+        /// The labels of the runs.
+        got: Vec<String>,
+    },
+    /// A batch cannot be summarised: no trial, or a trial whose length is not the horizon.
+    #[error(
+        "curve {label}: a batch of {trials} trial(s) with horizon {horizon} cannot be summarised \
+         ({reason})"
+    )]
+    InvalidBatch {
+        /// The curve.
+        label: String,
+        /// Number of trials in the batch.
+        trials: usize,
+        /// The batch's horizon.
+        horizon: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The paper could not prepare a figure (e.g. its data set could not be loaded).
+    #[error("figure {figure}: {source}")]
+    Setup {
+        /// The figure.
+        figure: String,
+        /// The paper crate's error.
+        #[source]
+        source: BoxedError,
+    },
+    /// A curve's batch failed.
+    #[error("figure {figure}, curve {label}: {source}")]
+    Run {
+        /// The figure.
+        figure: String,
+        /// The curve.
+        label: String,
+        /// The paper crate's error.
+        #[source]
+        source: BoxedError,
+    },
+    /// The parameters could not be serialised.
+    #[error("cannot serialise the parameters: {0}")]
+    Serialise(String),
+}
+
+/// What every reproduction takes: trials per curve, rounds per trial, the base seed, the
+/// folder of the shared data sets and the selected figure ids (empty: all figures).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    trials: usize,
+    horizon: usize,
+    base_seed: u64,
+    data_dir: PathBuf,
+    only: Vec<String>,
+}
+
+impl Options {
+    /// `trials` seeded trials of `horizon` rounds per curve, trial `i` seeded from
+    /// `(base_seed, i)`, data sets read from `data_dir`; every figure selected.
+    ///
+    /// # Errors
+    /// [`ExperimentError::ZeroCount`] when `trials` or `horizon` is zero.
+    pub fn new(
+        trials: usize,
+        horizon: usize,
+        base_seed: u64,
+        data_dir: impl Into<PathBuf>,
+    ) -> Result<Self, ExperimentError> {
+        if trials == 0 {
+            return Err(ExperimentError::ZeroCount { what: "trials" });
+        }
+        if horizon == 0 {
+            return Err(ExperimentError::ZeroCount { what: "horizon" });
+        }
+        Ok(Self {
+            trials,
+            horizon,
+            base_seed,
+            data_dir: data_dir.into(),
+            only: Vec::new(),
+        })
+    }
+
+    /// Select only these figure ids (empty: all); [`PaperExperiments::select_figures`] rejects
+    /// an id the paper does not have.
+    #[must_use]
+    pub fn with_only<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Self {
+        self.only = ids.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Trials per curve.
+    pub fn trials(&self) -> usize {
+        self.trials
+    }
+
+    /// Rounds per trial `T`.
+    pub fn horizon(&self) -> usize {
+        self.horizon
+    }
+
+    /// The base seed.
+    pub fn base_seed(&self) -> u64 {
+        self.base_seed
+    }
+
+    /// The folder of the shared data sets.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// The selected figure ids (empty: all).
+    pub fn only(&self) -> &[String] {
+        &self.only
+    }
+
+    /// The runner's configuration of every curve.
+    pub fn run_config(&self) -> RunConfig {
+        RunConfig {
+            horizon: self.horizon,
+            n_trials: self.trials,
+            base_seed: self.base_seed,
+        }
+    }
+}
+
+/// One panel of a paper's figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Figure {
+    /// The id used in file names and `--only` (`fig2a`).
+    pub id: &'static str,
+    /// The paper's caption of the panel.
+    pub caption: &'static str,
+    /// The labels of its curves (usually the algorithms' names in the paper), in drawing order.
+    pub curves: Vec<String>,
+}
+
+impl Figure {
+    /// A panel with these curve labels.
+    pub fn new<S: Into<String>>(
+        id: &'static str,
+        caption: &'static str,
+        curves: impl IntoIterator<Item = S>,
+    ) -> Self {
+        Self {
+            id,
+            caption,
+            curves: curves.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// The parameters every curve of a reproduction uses: a sentence that says where they come
+/// from (for the summary) and their JSON (written next to the results).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parameters {
+    /// Where the parameters come from, e.g. "the crate defaults (`docs/ldp-bo.md`)".
+    pub description: &'static str,
+    /// The parameters as pretty-printed JSON, fields in declaration order.
+    pub json: String,
+}
+
+impl Parameters {
+    /// The parameters `value`, serialised as pretty-printed JSON.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Serialise`] when `value` cannot be serialised.
+    pub fn json<T: Serialize + ?Sized>(
+        description: &'static str,
+        value: &T,
+    ) -> Result<Self, ExperimentError> {
+        let json = serde_json::to_string_pretty(value)
+            .map_err(|e| ExperimentError::Serialise(e.to_string()))?;
+        Ok(Self { description, json })
+    }
+}
+
+/// A boxed batch producer.
+type Produce = Box<dyn FnOnce() -> Result<BatchResult, BoxedError>>;
+
+/// One curve of a figure: its label and how to produce its batch of seeded trials.
+pub struct Run {
+    /// The curve's label (one of [`Figure::curves`]).
+    pub label: String,
+    produce: Produce,
+}
+
+impl Run {
+    /// A curve drawn from the batch that `produce` returns.
+    pub fn new<E>(
+        label: impl Into<String>,
+        produce: impl FnOnce() -> Result<BatchResult, E> + 'static,
+    ) -> Self
+    where
+        E: Into<BoxedError>,
+    {
+        Self {
+            label: label.into(),
+            produce: Box::new(move || produce().map_err(Into::into)),
+        }
+    }
+
+    /// Produce the batch.
+    ///
+    /// # Errors
+    /// The producer's error, boxed.
+    pub fn execute(self) -> Result<BatchResult, BoxedError> {
+        (self.produce)()
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Mean, sample standard deviation (denominator `n - 1`; 0 for one trial), min and max over
+/// trials of the cumulative regret `R_t` at each round `t = 1..T` (index `t - 1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegretSummary {
+    /// Mean over trials.
+    pub mean: Vec<f64>,
+    /// Sample standard deviation over trials (the band of the figures is mean +- std).
+    pub std: Vec<f64>,
+    /// Smallest over trials.
+    pub min: Vec<f64>,
+    /// Largest over trials.
+    pub max: Vec<f64>,
+}
+
+impl RegretSummary {
+    /// The summary of the curve `label` drawn by `batch`.
+    ///
+    /// # Errors
+    /// [`ExperimentError::InvalidBatch`] when the batch has no trial, no round, or a trial
+    /// whose cumulative regret does not have `batch.config.horizon` rounds.
+    pub fn of(label: &str, batch: &BatchResult) -> Result<Self, ExperimentError> {
+        let horizon = batch.config.horizon;
+        let invalid = |reason| ExperimentError::InvalidBatch {
+            label: label.to_string(),
+            trials: batch.trials.len(),
+            horizon,
+            reason,
+        };
+        if batch.trials.is_empty() {
+            return Err(invalid("no trial"));
+        }
+        if horizon == 0 {
+            return Err(invalid("no round"));
+        }
+        if batch
+            .trials
+            .iter()
+            .any(|tr| tr.cumulative_regret.len() != horizon)
+        {
+            return Err(invalid("a trial's length is not the horizon"));
+        }
+        let n = batch.trials.len() as f64;
+        let mut s = Self {
+            mean: vec![0.0; horizon],
+            std: vec![0.0; horizon],
+            min: vec![f64::INFINITY; horizon],
+            max: vec![f64::NEG_INFINITY; horizon],
+        };
+        let mut vals = Vec::with_capacity(batch.trials.len());
+        for t in 0..horizon {
+            vals.clear();
+            vals.extend(batch.trials.iter().map(|tr| tr.cumulative_regret[t]));
+            let m = vals.iter().sum::<f64>() / n;
+            let var = if vals.len() > 1 {
+                vals.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)
+            } else {
+                0.0
+            };
+            s.mean[t] = m;
+            s.std[t] = var.sqrt();
+            s.min[t] = vals.iter().copied().fold(f64::INFINITY, f64::min);
+            s.max[t] = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        }
+        Ok(s)
+    }
+
+    /// `(mean, std, min, max)` after the last round, `R_T`.
+    pub fn last(&self) -> (f64, f64, f64, f64) {
+        let t = self.mean.len() - 1;
+        (self.mean[t], self.std[t], self.min[t], self.max[t])
+    }
+}
+
+/// A finished curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurveResult {
+    /// Its label.
+    pub label: String,
+    /// Every trial's record.
+    pub batch: BatchResult,
+    /// Its summary over trials.
+    pub summary: RegretSummary,
+    /// Wall-clock seconds the batch took (in this process, all rayon threads).
+    pub seconds: f64,
+}
+
+/// A finished figure: its description and its curves, in drawing order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureResult {
+    /// The figure.
+    pub figure: Figure,
+    /// Its curves.
+    pub curves: Vec<CurveResult>,
+}
+
+/// What [`PaperExperiments::run_figure`] reports while it runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// A curve's batch is about to run.
+    Started {
+        /// The figure.
+        figure: &'a Figure,
+        /// The curve.
+        label: &'a str,
+    },
+    /// A curve's batch has finished.
+    Finished {
+        /// The figure.
+        figure: &'a Figure,
+        /// The curve.
+        curve: &'a CurveResult,
+    },
+}
+
+/// The whole-process timings of `cargo xtask bench PAPER`: these figures' curves, timed one by
+/// one with these options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimingWorkload {
+    /// What is timed, in a few words ("synthetic SE problem").
+    pub description: &'static str,
+    /// The figure ids whose curves are timed (in the paper's order of [`PaperExperiments::figures`]).
+    pub figures: &'static [&'static str],
+    /// Trials per curve.
+    pub trials: usize,
+    /// Rounds per trial.
+    pub horizon: usize,
+    /// Base seed.
+    pub base_seed: u64,
+}
+
+/// A paper's reproduction: its figures and how to draw each of their curves.
+///
+/// Implement the five required methods in the paper crate's `experiments` module; the
+/// provided [`select_figures`](Self::select_figures) and [`run_figure`](Self::run_figure)
+/// are what a binary calls.
+pub trait PaperExperiments: Sync {
+    /// The paper's crate name, used on the command line and for the output folder (`ldp-bo`).
+    fn name(&self) -> &'static str;
+
+    /// The title of the reproduction's summary ("Zhou & Tan 2021: reproduced Figures 2 and 3").
+    fn title(&self) -> &'static str;
+
+    /// Every figure panel, in the paper's order.
+    fn figures(&self) -> Vec<Figure>;
+
+    /// The parameters every curve uses under `options`.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Serialise`] when they cannot be serialised.
+    fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError>;
+
+    /// The runs of `figure` (one per curve, in the order of [`Figure::curves`]) under
+    /// `options`; loading what they need (a data set) happens here, outside the timed runs.
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownFigure`] for a figure the paper does not have,
+    /// [`ExperimentError::Setup`] when what the runs need cannot be prepared.
+    fn runs(&self, figure: &Figure, options: &Options) -> Result<Vec<Run>, ExperimentError>;
+
+    /// The workload of the whole-process timings.
+    fn timings(&self) -> TimingWorkload;
+
+    /// The figures [`Options::only`] selects, in the paper's order (all when it is empty).
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownFigure`] for a selected id the paper does not have.
+    fn select_figures(&self, options: &Options) -> Result<Vec<Figure>, ExperimentError> {
+        let figures = self.figures();
+        if let Some(id) = options
+            .only()
+            .iter()
+            .find(|id| !figures.iter().any(|f| f.id == id.as_str()))
+        {
+            return Err(ExperimentError::UnknownFigure {
+                paper: self.name(),
+                id: id.clone(),
+                known: figures.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
+            });
+        }
+        Ok(figures
+            .into_iter()
+            .filter(|f| options.only().is_empty() || options.only().iter().any(|o| o == f.id))
+            .collect())
+    }
+
+    /// Run `figure`'s curves one after the other (each batch in parallel over trials), timing
+    /// and summarising each, and report each start and finish to `progress`.
+    ///
+    /// # Errors
+    /// What [`runs`](Self::runs) returns; [`ExperimentError::CurveMismatch`] when the runs do
+    /// not draw [`Figure::curves`]; [`ExperimentError::Run`] when a batch fails;
+    /// [`ExperimentError::InvalidBatch`] when a batch's horizon is not [`Options::horizon`] or
+    /// it cannot be summarised.
+    fn run_figure(
+        &self,
+        figure: &Figure,
+        options: &Options,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<FigureResult, ExperimentError> {
+        let runs = self.runs(figure, options)?;
+        let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
+        if labels != figure.curves {
+            return Err(ExperimentError::CurveMismatch {
+                figure: figure.id.to_string(),
+                expected: figure.curves.clone(),
+                got: labels,
+            });
+        }
+        let mut curves = Vec::with_capacity(runs.len());
+        for run in runs {
+            let label = run.label.clone();
+            progress(Progress::Started {
+                figure,
+                label: &label,
+            });
+            let started = Instant::now();
+            let batch = run.execute().map_err(|source| ExperimentError::Run {
+                figure: figure.id.to_string(),
+                label: label.clone(),
+                source,
+            })?;
+            let seconds = started.elapsed().as_secs_f64();
+            if batch.config.horizon != options.horizon() {
+                return Err(ExperimentError::InvalidBatch {
+                    label,
+                    trials: batch.trials.len(),
+                    horizon: batch.config.horizon,
+                    reason: "its horizon is not the options' horizon",
+                });
+            }
+            let summary = RegretSummary::of(&label, &batch)?;
+            curves.push(CurveResult {
+                label,
+                batch,
+                summary,
+                seconds,
+            });
+            progress(Progress::Finished {
+                figure,
+                curve: curves.last().expect("just pushed"),
+            });
+        }
+        Ok(FigureResult {
+            figure: figure.clone(),
+            curves,
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // the summaries of these hand-made batches are exact
+mod tests {
+    use super::*;
+    use crate::runner::TrialRecord;
+
+    fn record(trial: usize, cumulative: &[f64]) -> TrialRecord {
+        let n = cumulative.len();
+        TrialRecord {
+            trial,
+            actions: vec![0; n],
+            rewards: vec![0.0; n],
+            mean_rewards: vec![0.0; n],
+            instantaneous_regret: vec![0.0; n],
+            cumulative_regret: cumulative.to_vec(),
+            simple_regret: vec![0.0; n],
+        }
+    }
+
+    fn batch(trials: Vec<TrialRecord>, horizon: usize) -> BatchResult {
+        BatchResult {
+            config: RunConfig {
+                horizon,
+                n_trials: trials.len(),
+                base_seed: 0,
+            },
+            trials,
+        }
+    }
+
+    #[test]
+    fn summary_by_hand() {
+        // Round 1: {1, 2, 6}: mean 3, var ((4 + 1 + 9) / 2) = 7. Round 2: {2, 2, 2}.
+        let b = batch(
+            vec![
+                record(0, &[1.0, 2.0]),
+                record(1, &[2.0, 2.0]),
+                record(2, &[6.0, 2.0]),
+            ],
+            2,
+        );
+        let s = RegretSummary::of("a", &b).unwrap();
+        assert_eq!(s.mean, [3.0, 2.0]);
+        approx::assert_abs_diff_eq!(s.std[0], 7.0f64.sqrt(), epsilon = 1e-15);
+        assert_eq!(s.std[1], 0.0);
+        assert_eq!(s.min, [1.0, 2.0]);
+        assert_eq!(s.max, [6.0, 2.0]);
+        assert_eq!(s.last(), (2.0, 0.0, 2.0, 2.0));
+    }
+
+    #[test]
+    fn one_trial_has_zero_spread() {
+        let s = RegretSummary::of("a", &batch(vec![record(0, &[0.5, 1.5])], 2)).unwrap();
+        assert_eq!(s.std, [0.0, 0.0]);
+        assert_eq!(s.min, s.max);
+    }
+
+    #[test]
+    fn bad_batches_are_errors() {
+        assert!(matches!(
+            RegretSummary::of("a", &batch(Vec::new(), 3)),
+            Err(ExperimentError::InvalidBatch { trials: 0, .. })
+        ));
+        assert!(matches!(
+            RegretSummary::of("a", &batch(vec![record(0, &[])], 0)),
+            Err(ExperimentError::InvalidBatch { horizon: 0, .. })
+        ));
+        assert!(matches!(
+            RegretSummary::of("a", &batch(vec![record(0, &[1.0])], 3)),
+            Err(ExperimentError::InvalidBatch { horizon: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn options_are_validated() {
+        assert!(matches!(
+            Options::new(0, 10, 1, "d"),
+            Err(ExperimentError::ZeroCount { what: "trials" })
+        ));
+        assert!(matches!(
+            Options::new(1, 0, 1, "d"),
+            Err(ExperimentError::ZeroCount { what: "horizon" })
+        ));
+        let o = Options::new(2, 10, 7, "d").unwrap().with_only(["fig1"]);
+        assert_eq!(
+            o.run_config(),
+            RunConfig {
+                horizon: 10,
+                n_trials: 2,
+                base_seed: 7
+            }
+        );
+        assert_eq!(o.only(), ["fig1"]);
+        assert_eq!(o.data_dir(), Path::new("d"));
+    }
+
+    /// A paper whose runs are configurable, to test the provided methods.
+    struct Fake {
+        labels: Vec<&'static str>,
+        fail: bool,
+    }
+
+    impl PaperExperiments for Fake {
+        fn name(&self) -> &'static str {
+            "fake"
+        }
+        fn title(&self) -> &'static str {
+            "fake"
+        }
+        fn figures(&self) -> Vec<Figure> {
+            vec![
+                Figure::new("f1", "one", ["A", "B"]),
+                Figure::new("f2", "two", ["A", "B"]),
+            ]
+        }
+        fn parameters(&self, _: &Options) -> Result<Parameters, ExperimentError> {
+            Parameters::json("none", &[1u8, 2])
+        }
+        fn runs(&self, _: &Figure, options: &Options) -> Result<Vec<Run>, ExperimentError> {
+            let horizon = options.horizon();
+            let fail = self.fail;
+            Ok(self
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| {
+                    Run::new(l, move || {
+                        if fail {
+                            return Err(ExperimentError::ZeroCount { what: "nothing" });
+                        }
+                        let c: Vec<f64> = (1..=horizon).map(|t| (i * t) as f64).collect();
+                        Ok(batch(vec![record(0, &c)], horizon))
+                    })
+                })
+                .collect())
+        }
+        fn timings(&self) -> TimingWorkload {
+            TimingWorkload {
+                description: "fake",
+                figures: &["f1"],
+                trials: 1,
+                horizon: 2,
+                base_seed: 0,
+            }
+        }
+    }
+
+    #[test]
+    fn select_figures_keeps_the_paper_order_and_rejects_unknown_ids() {
+        let p = Fake {
+            labels: vec!["A", "B"],
+            fail: false,
+        };
+        let o = Options::new(1, 3, 0, "d").unwrap();
+        let ids = |o: &Options| -> Vec<&str> {
+            p.select_figures(o).unwrap().iter().map(|f| f.id).collect()
+        };
+        assert_eq!(ids(&o), ["f1", "f2"]);
+        assert_eq!(ids(&o.clone().with_only(["f2", "f1"])), ["f1", "f2"]);
+        let err = p
+            .select_figures(&o.with_only(["f1", "f9"]))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "fake has no figure \"f9\"; its figures: f1,f2");
+        assert_eq!(
+            p.parameters(&Options::new(1, 1, 0, "d").unwrap())
+                .unwrap()
+                .json,
+            "[\n  1,\n  2\n]"
+        );
+    }
+
+    #[test]
+    fn run_figure_reports_each_curve_in_order() {
+        let p = Fake {
+            labels: vec!["A", "B"],
+            fail: false,
+        };
+        let o = Options::new(1, 3, 0, "d").unwrap();
+        let f = &p.figures()[0];
+        let mut events = Vec::new();
+        let r = p
+            .run_figure(f, &o, &mut |e| match e {
+                Progress::Started { label, .. } => events.push(format!("start {label}")),
+                Progress::Finished { curve, .. } => events.push(format!("end {}", curve.label)),
+            })
+            .unwrap();
+        assert_eq!(events, ["start A", "end A", "start B", "end B"]);
+        assert_eq!(r.curves[1].summary.mean, [1.0, 2.0, 3.0]);
+        assert_eq!(r.figure, *f);
+    }
+
+    #[test]
+    fn run_figure_errors_name_the_figure_and_curve() {
+        let o = Options::new(1, 3, 0, "d").unwrap();
+        let wrong = Fake {
+            labels: vec!["B", "A"],
+            fail: false,
+        };
+        let f = &wrong.figures()[0];
+        assert!(matches!(
+            wrong.run_figure(f, &o, &mut |_| {}),
+            Err(ExperimentError::CurveMismatch { .. })
+        ));
+        let failing = Fake {
+            labels: vec!["A", "B"],
+            fail: true,
+        };
+        let err = failing.run_figure(f, &o, &mut |_| {}).unwrap_err();
+        assert_eq!(err.to_string(), "figure f1, curve A: nothing must be >= 1");
+    }
+}
