@@ -168,7 +168,7 @@ impl GaussianMechanism {
     /// Classic calibration (eps < 1), hardened sampler.
     pub fn classic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         classic_sigma(epsilon, delta, l2_sensitivity)?;
-        Ok(Self {
+        Self {
             sensitivity: positive_sensitivity(l2_sensitivity)?,
             calibration: GaussianCalibration::Classic {
                 epsilon: Epsilon::new(epsilon)?,
@@ -177,13 +177,13 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma()?)
+        .with_sigma()
     }
 
     /// Analytic calibration, hardened sampler.
     pub fn analytic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         analytic_sigma(epsilon, delta, l2_sensitivity)?;
-        Ok(Self {
+        Self {
             sensitivity: positive_sensitivity(l2_sensitivity)?,
             calibration: GaussianCalibration::Analytic {
                 epsilon: Epsilon::new(epsilon)?,
@@ -192,12 +192,12 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma()?)
+        .with_sigma()
     }
 
     /// rho-zCDP calibration, hardened sampler.
     pub fn zcdp(rho: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
-        Ok(Self {
+        Self {
             sensitivity: positive_sensitivity(l2_sensitivity)?,
             calibration: GaussianCalibration::Zcdp {
                 rho: Rho::new(rho)?,
@@ -205,7 +205,7 @@ impl GaussianMechanism {
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
         }
-        .with_sigma()?)
+        .with_sigma()
     }
 
     /// The same mechanism with another sampler (`sigma` solved again for the sampler's

@@ -11,6 +11,11 @@ use crate::check::Check;
 
 use super::Area;
 
+/// The paper's crate, as this area checks it. `cargo xtask` reaches the paper through this
+/// re-export (its `experiments` for `reproduce` and `bench`), so that adding a paper needs no
+/// dependency line in xtask.
+pub use ::ldp_bo as paper;
+
 /// The `ldp-bo/` area.
 pub const AREA: Area = Area {
     prefix: "ldp-bo/",
