@@ -22,6 +22,8 @@ pub mod env;
 pub mod error;
 pub mod noise;
 pub mod objective;
+pub mod policy;
 pub mod runner;
+pub mod seed;
 
 pub use error::BanditError;
