@@ -19,6 +19,9 @@
 //!
 //! A non-finite score is an error ([`BanditError::NonFinite`]), never silently skipped.
 //!
+//! [`validate_decision_set`] checks a decision set (non-empty, finite), [`FixedArms`] the
+//! fixed arm set of an algorithm that runs on one, [`finite_message`] what an agent observes.
+//!
 //! # The protocol guard
 //!
 //! [`Pending`] holds what `select` stored for `observe` (the chosen arm or point):
@@ -131,6 +134,22 @@ pub fn validate_decision_set(decision_set: ArrayView2<'_, f64>) -> Result<(), Ba
         });
     }
     ensure_finite("decision set", decision_set.iter())
+}
+
+/// `Ok(value)` for a finite message value (a reward, raw or privatised), else
+/// [`BanditError::NonFinite`]: an agent checks what it observes before it enters any
+/// statistic (a NaN would otherwise pass through truncation `y 1{|y| <= b}` as 0, or poison a
+/// posterior).
+pub fn finite_message(value: f64) -> Result<f64, BanditError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(BanditError::NonFinite {
+            what: "message value",
+            index: 0,
+            value,
+        })
+    }
 }
 
 /// The fixed finite arm set `D` of an algorithm that runs on one (Zhou & Tan 2021 run all

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
 use crate::error::{BanditError, non_negative, positive};
-use crate::policy::{Pending, Reselect, ucb_argmax, validate_decision_set};
+use crate::policy::{Pending, Reselect, finite_message, ucb_argmax, validate_decision_set};
 
 /// How `gamma_{t-1}` in the IGP-UCB width is obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -168,7 +168,7 @@ impl<K: Kernel> Agent for GpUcb<K> {
 
     fn observe(&mut self, reward: f64) -> Result<(), BanditError> {
         let x = self.last.take()?;
-        self.gp.observe(x.view(), reward)?;
+        self.gp.observe(x.view(), finite_message(reward)?)?;
         Ok(())
     }
 }
