@@ -174,7 +174,9 @@ pub enum BanditError {
     ObserveBeforeSelect,
     /// An agent whose algorithm forbids it was asked to select again before observing the
     /// message about its previous action ([`crate::policy::Reselect::Forbid`]).
-    #[error("select() called twice without observe(): the previous action still awaits its message")]
+    #[error(
+        "select() called twice without observe(): the previous action still awaits its message"
+    )]
     SelectTwice,
     /// The decision set offered differs from the fixed arm set an algorithm was built for
     /// ([`crate::policy::FixedArms`]).

@@ -57,7 +57,10 @@ use crate::error::{BanditError, ensure_finite};
 ///
 /// Errors: [`BanditError::Empty`] for no scores, [`BanditError::NonFinite`] (with the index
 /// of the first one) for a NaN or infinite score.
-pub fn argmax<R: Rng + ?Sized>(scores: ArrayView1<'_, f64>, rng: &mut R) -> Result<usize, BanditError> {
+pub fn argmax<R: Rng + ?Sized>(
+    scores: ArrayView1<'_, f64>,
+    rng: &mut R,
+) -> Result<usize, BanditError> {
     argmax_of("score", scores.iter().copied(), rng)
 }
 
@@ -293,7 +296,10 @@ mod tests {
     fn argmax_without_ties_draws_nothing() {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
         let before = rng.clone();
-        assert_eq!(argmax(array![0.0, 2.0, -1.0, 1.5].view(), &mut rng).unwrap(), 1);
+        assert_eq!(
+            argmax(array![0.0, 2.0, -1.0, 1.5].view(), &mut rng).unwrap(),
+            1
+        );
         assert_eq!(rng, before);
         assert_eq!(argmax(array![-3.0].view(), &mut rng).unwrap(), 0);
     }
@@ -318,7 +324,12 @@ mod tests {
             Err(BanditError::DimensionMismatch { .. })
         ));
         assert!(matches!(
-            ucb_argmax(array![0.0].view(), array![1.0].view(), f64::INFINITY, &mut rng),
+            ucb_argmax(
+                array![0.0].view(),
+                array![1.0].view(),
+                f64::INFINITY,
+                &mut rng
+            ),
             Err(BanditError::NonFinite { .. })
         ));
     }
@@ -331,11 +342,19 @@ mod tests {
         arms.check(array![[0.0, 1.0], [2.0, 3.0]].view()).unwrap();
         assert!(matches!(
             arms.check(array![[0.0, 1.0]].view()),
-            Err(BanditError::DimensionMismatch { expected: 2, got: 1, .. })
+            Err(BanditError::DimensionMismatch {
+                expected: 2,
+                got: 1,
+                ..
+            })
         ));
         assert!(matches!(
             arms.check(array![[0.0], [2.0]].view()),
-            Err(BanditError::DimensionMismatch { expected: 2, got: 1, .. })
+            Err(BanditError::DimensionMismatch {
+                expected: 2,
+                got: 1,
+                ..
+            })
         ));
         assert!(matches!(
             arms.check(array![[0.0, 1.0], [2.0, 3.5]].view()),
@@ -358,18 +377,27 @@ mod tests {
     #[test]
     fn pending_guards_the_protocol() {
         let mut replace = Pending::new(Reselect::Replace);
-        assert!(matches!(replace.take(), Err(BanditError::ObserveBeforeSelect)));
+        assert!(matches!(
+            replace.take(),
+            Err(BanditError::ObserveBeforeSelect)
+        ));
         replace.store(1).unwrap();
         replace.store(2).unwrap();
         assert_eq!(replace.get(), Some(&2));
         assert_eq!(replace.take().unwrap(), 2);
         assert!(!replace.is_pending());
-        assert!(matches!(replace.take(), Err(BanditError::ObserveBeforeSelect)));
+        assert!(matches!(
+            replace.take(),
+            Err(BanditError::ObserveBeforeSelect)
+        ));
 
         let mut forbid = Pending::new(Reselect::Forbid);
         forbid.check_select().unwrap();
         forbid.store(4).unwrap();
-        assert!(matches!(forbid.check_select(), Err(BanditError::SelectTwice)));
+        assert!(matches!(
+            forbid.check_select(),
+            Err(BanditError::SelectTwice)
+        ));
         assert!(matches!(forbid.store(5), Err(BanditError::SelectTwice)));
         assert_eq!(forbid.take().unwrap(), 4);
         forbid.store(5).unwrap();

@@ -319,8 +319,7 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
         let y = finite_message(message.reward())?;
         self.current_rewards.push(y);
         if self.current_rewards.len() == self.k {
-            let rewards =
-                std::mem::replace(&mut self.current_rewards, Vec::with_capacity(self.k));
+            let rewards = std::mem::replace(&mut self.current_rewards, Vec::with_capacity(self.k));
             self.current_arm = None;
             self.epoch_arms.push(a);
             self.epoch_rewards.push(rewards);

@@ -69,8 +69,7 @@ impl NystromStep {
         dictionary: &[usize],
         lambda: f64,
     ) -> Result<Self, LdpBoError> {
-        let embedding =
-            NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
+        let embedding = NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
         let features = embedding.map_batch(arms)?;
         let m = features.ncols();
         // V = Phi^T diag(counts) Phi + lambda I.

@@ -117,7 +117,10 @@ fn nan_reward_and_protocol_errors() {
     let other = Array2::from_shape_fn((5, 1), |(i, _)| i as f64);
     assert!(matches!(
         tgp.select(other.view(), &mut rng),
-        Err(LdpBoError::Bandit(BanditError::DecisionSetChanged { row: 1, col: 0 }))
+        Err(LdpBoError::Bandit(BanditError::DecisionSetChanged {
+            row: 1,
+            col: 0
+        }))
     ));
     let fewer = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 4.0);
     assert!(matches!(
@@ -151,14 +154,20 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
         let mut rng = ChaCha20Rng::seed_from_u64(5);
         let before = agent.observe(message()).map_err(Into::into);
         assert!(
-            matches!(before, Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))),
+            matches!(
+                before,
+                Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
+            ),
             "{name}: {before:?}"
         );
         agent.select(a.view(), &mut rng).unwrap();
         agent.observe(message()).map_err(Into::into).unwrap();
         let again = agent.observe(message()).map_err(Into::into);
         assert!(
-            matches!(again, Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))),
+            matches!(
+                again,
+                Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
+            ),
             "{name}: {again:?}"
         );
     }

@@ -9,7 +9,7 @@ use rand_distr::{Distribution, StandardNormal};
 use super::gp_ucb::{GammaSource, IgpUcbParams};
 use crate::agent::Agent;
 use crate::error::BanditError;
-use crate::policy::{Pending, Reselect, finite_message, argmax, validate_decision_set};
+use crate::policy::{Pending, Reselect, argmax, finite_message, validate_decision_set};
 
 /// GP-TS on a finite decision set: sample `f_t ~ N(mu_{t-1}, v_t^2 Sigma_{t-1})` jointly over
 /// the `n` candidates and play its argmax, with
