@@ -158,9 +158,38 @@ pub enum BanditError {
         #[source]
         source: BoxedError,
     },
-    /// An agent was asked to observe a message before selecting an action.
+    /// An environment failed (drawing a decision set or a reward, or building an instance in
+    /// a factory of another crate, whose error is boxed).
+    #[error("environment failed at round {round:?}: {source}")]
+    Environment {
+        /// The round (0-based); `None` while the environment was being built.
+        round: Option<usize>,
+        /// The environment's error.
+        #[source]
+        source: BoxedError,
+    },
+    /// An agent was asked to observe a message before selecting an action
+    /// ([`crate::policy::Pending`]).
     #[error("observe() called before select(): there is no action to attach the message to")]
     ObserveBeforeSelect,
+    /// An agent whose algorithm forbids it was asked to select again before observing the
+    /// message about its previous action ([`crate::policy::Reselect::Forbid`]).
+    #[error(
+        "select() called twice without observe(): the previous action still awaits its message"
+    )]
+    SelectTwice,
+    /// The decision set offered differs from the fixed arm set an algorithm was built for
+    /// ([`crate::policy::FixedArms`]).
+    #[error(
+        "the decision set differs from the learner's fixed arm set (first difference at row \
+         {row}, column {col})"
+    )]
+    DecisionSetChanged {
+        /// Row of the first differing entry.
+        row: usize,
+        /// Column of the first differing entry.
+        col: usize,
+    },
     /// Result records could not be serialised.
     #[error("cannot serialise results: {0}")]
     Serialise(String),

@@ -9,6 +9,8 @@ pub mod error;
 pub mod experiment;
 pub mod noise;
 pub mod objective;
+pub mod policy;
 pub mod runner;
+pub mod seed;
 
 pub use error::BanditError;

@@ -13,6 +13,9 @@
 //! - stream: `4 i + role`, with role 0 for the environment, 1 for the agent, 2 for the curator
 //!   ([`Role`]); the word position starts at 0.
 //!
+//! (These live in [`crate::seed`], with the SplitMix64 mixer itself; the runner re-exports
+//! them.)
+//!
 //! A component's factory and its per-round calls draw from the same stream, in that order.
 //! Trials share nothing, so running them in parallel changes nothing but the wall time.
 //!
@@ -23,10 +26,19 @@
 //! the cumulative regret `R_t = sum_{s <= t} r_s`; and the simple regret
 //! `S_t = min_{s <= t} r_s`, which on a fixed decision set is `f(x*) - max_{s <= t} f(x_s)`
 //! (the gap of the best point played so far).
+//!
+//! # Observing a trial
+//!
+//! [`run_trial_observed`] (and [`run_one_observed`]) hand a [`RoundObserver`] each round's
+//! decision set, action, raw reward (trusted side) and the curator's message, after the
+//! curator released it and before the agent receives it: a [`Transcript`] records them, a
+//! closure `|r: &RoundView<'_, M>| ...` sees them. [`run_trial`] is the same loop with no
+//! observer (`()`), so an observed run makes exactly the same draws and records the same
+//! [`TrialRecord`].
 
 use std::io::Write;
 
-use rand::SeedableRng;
+use ndarray::{Array2, ArrayView2};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -34,40 +46,7 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{Agent, Curator, Feedback, Identity};
 use crate::env::Environment;
 use crate::error::BanditError;
-
-/// Which component of a trial an RNG stream belongs to (the stream is `4 * trial + role`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u64)]
-pub enum Role {
-    /// The environment (its factory, decision sets and reward noise).
-    Environment = 0,
-    /// The agent (its factory and its `select` calls).
-    Agent = 1,
-    /// The curator (its factory and its `curate` calls).
-    Curator = 2,
-}
-
-/// The ChaCha20 key derived from a base seed: four SplitMix64 outputs, little-endian.
-pub fn seed_key(base_seed: u64) -> [u8; 32] {
-    let mut state = base_seed;
-    let mut key = [0u8; 32];
-    for chunk in key.chunks_exact_mut(8) {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        chunk.copy_from_slice(&z.to_le_bytes());
-    }
-    key
-}
-
-/// The RNG of component `role` in trial `trial` of a batch seeded with `base_seed`.
-pub fn trial_rng(base_seed: u64, trial: usize, role: Role) -> ChaCha20Rng {
-    let mut rng = ChaCha20Rng::from_seed(seed_key(base_seed));
-    rng.set_stream((trial as u64).wrapping_mul(4).wrapping_add(role as u64));
-    rng
-}
+pub use crate::seed::{Role, seed_key, trial_rng};
 
 /// What a batch runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,11 +194,149 @@ impl TrialRngs {
     }
 }
 
+/// What a [`RoundObserver`] sees of one round: everything the runner handled, after the
+/// curator released its message and before the agent receives it.
+///
+/// `reward`, `mean_reward` and `optimal_mean` are trusted-side data (the raw reward and the
+/// environment's means): an observer is part of the harness (an audit, a recorder), not of
+/// the learner, which only ever receives `message`.
+#[derive(Debug)]
+pub struct RoundView<'a, M> {
+    /// The round (0-based).
+    pub round: usize,
+    /// The decision set `D_t` offered to the agent, `n x d`.
+    pub decision_set: ArrayView2<'a, f64>,
+    /// The action `a_t` (row of `decision_set`) the agent chose.
+    pub action: usize,
+    /// The raw reward `y_t` (what the curator saw).
+    pub reward: f64,
+    /// The mean reward `f(x_t)` of the chosen action.
+    pub mean_reward: f64,
+    /// `f(x*_t)`, the reference of the pseudo-regret ([`Environment::optimal_mean`]).
+    pub optimal_mean: f64,
+    /// The curator's message `m_t`, about to be moved into [`Agent::observe`].
+    pub message: &'a M,
+}
+
+impl<M> RoundView<'_, M> {
+    /// The instantaneous pseudo-regret `f(x*_t) - f(x_t)` of the round.
+    pub fn regret(&self) -> f64 {
+        self.optimal_mean - self.mean_reward
+    }
+}
+
+/// Something that watches the rounds of a trial ([`run_trial_observed`]). Implemented by `()`
+/// (watches nothing), by [`Transcript`] (records everything), and by every closure
+/// `FnMut(&RoundView<'_, M>)`.
+pub trait RoundObserver<M> {
+    /// Called once per round, after the curator released `round.message` and before the agent
+    /// observes it.
+    fn on_round(&mut self, round: &RoundView<'_, M>);
+}
+
+impl<M> RoundObserver<M> for () {
+    fn on_round(&mut self, _round: &RoundView<'_, M>) {}
+}
+
+impl<M, F: FnMut(&RoundView<'_, M>)> RoundObserver<M> for F {
+    fn on_round(&mut self, round: &RoundView<'_, M>) {
+        self(round)
+    }
+}
+
+/// One recorded round of a [`Transcript`] (an owned [`RoundView`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranscriptRound<M> {
+    /// The round (0-based).
+    pub round: usize,
+    /// The decision set offered.
+    pub decision_set: Array2<f64>,
+    /// The action chosen.
+    pub action: usize,
+    /// The raw reward `y_t` (trusted side).
+    pub reward: f64,
+    /// The mean reward `f(x_t)`.
+    pub mean_reward: f64,
+    /// `f(x*_t)`.
+    pub optimal_mean: f64,
+    /// The curator's message `m_t` (a clone of what the agent received).
+    pub message: M,
+}
+
+/// A [`RoundObserver`] that records every round: the transcript of a trial, e.g. the sequence
+/// of actions and messages a privacy audit compares between neighbouring inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transcript<M> {
+    /// The rounds, in order.
+    pub rounds: Vec<TranscriptRound<M>>,
+}
+
+impl<M> Default for Transcript<M> {
+    fn default() -> Self {
+        Self { rounds: Vec::new() }
+    }
+}
+
+impl<M> Transcript<M> {
+    /// An empty transcript.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The actions `a_1, ..., a_T`.
+    pub fn actions(&self) -> Vec<usize> {
+        self.rounds.iter().map(|r| r.action).collect()
+    }
+
+    /// The messages `m_1, ..., m_T`, in order.
+    pub fn messages(&self) -> impl Iterator<Item = &M> {
+        self.rounds.iter().map(|r| &r.message)
+    }
+
+    /// The instantaneous pseudo-regrets `f(x*_t) - f(x_t)`.
+    pub fn instantaneous_regret(&self) -> Vec<f64> {
+        self.rounds
+            .iter()
+            .map(|r| r.optimal_mean - r.mean_reward)
+            .collect()
+    }
+
+    /// The cumulative regrets `R_t`, summed in round order (bit-identical to
+    /// [`TrialRecord::cumulative_regret`] of the same run).
+    pub fn cumulative_regret(&self) -> Vec<f64> {
+        let mut cum = 0.0;
+        self.rounds
+            .iter()
+            .map(|r| {
+                cum += r.optimal_mean - r.mean_reward;
+                cum
+            })
+            .collect()
+    }
+}
+
+impl<M: Clone> RoundObserver<M> for Transcript<M> {
+    fn on_round(&mut self, round: &RoundView<'_, M>) {
+        self.rounds.push(TranscriptRound {
+            round: round.round,
+            decision_set: round.decision_set.to_owned(),
+            action: round.action,
+            reward: round.reward,
+            mean_reward: round.mean_reward,
+            optimal_mean: round.optimal_mean,
+            message: round.message.clone(),
+        });
+    }
+}
+
 /// Run `horizon` rounds of `agent` against `env` with `curator` in between, and record them.
+/// [`run_trial_observed`] with no observer.
 ///
 /// Errors: an agent or curator error (boxed with the round), an action outside the decision
 /// set ([`BanditError::ActionOutOfRange`]), a non-finite raw reward
-/// ([`BanditError::NonFiniteReward`]) or a non-finite mean reward, or an environment error.
+/// ([`BanditError::NonFiniteReward`]), or an environment failure
+/// ([`BanditError::Environment`] with the round: an error drawing the decision set or the
+/// reward, an empty decision set, a non-finite mean reward).
 pub fn run_trial<E, A, C>(
     trial: usize,
     env: &mut E,
@@ -233,6 +350,31 @@ where
     C: Curator,
     A: Agent<Message = C::Message>,
 {
+    run_trial_observed(trial, env, agent, curator, horizon, rngs, &mut ())
+}
+
+/// [`run_trial`], showing each round to `observer` ([`RoundView`]: decision set, action, raw
+/// reward, means and the curator's message) before the agent receives the message. The
+/// observer draws no randomness, so the run and its record are those of [`run_trial`].
+pub fn run_trial_observed<E, A, C, O>(
+    trial: usize,
+    env: &mut E,
+    agent: &mut A,
+    curator: &mut C,
+    horizon: usize,
+    rngs: &mut TrialRngs,
+    observer: &mut O,
+) -> Result<TrialRecord, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+    O: RoundObserver<C::Message> + ?Sized,
+{
+    let env_error = |round: usize, e: BanditError| BanditError::Environment {
+        round: Some(round),
+        source: Box::new(e),
+    };
     let mut rec = TrialRecord {
         trial,
         actions: Vec::with_capacity(horizon),
@@ -244,12 +386,16 @@ where
     };
     let (mut cum, mut simple) = (0.0, f64::INFINITY);
     for round in 0..horizon {
-        env.begin_round(round, &mut rngs.environment)?;
+        env.begin_round(round, &mut rngs.environment)
+            .map_err(|e| env_error(round, e))?;
         let n_actions = env.decision_set().nrows();
         if n_actions == 0 {
-            return Err(BanditError::Empty {
-                what: "decision set",
-            });
+            return Err(env_error(
+                round,
+                BanditError::Empty {
+                    what: "decision set",
+                },
+            ));
         }
         let action = agent
             .select(env.decision_set(), &mut rngs.agent)
@@ -267,13 +413,23 @@ where
         let mean = env.mean_reward(action);
         let best = env.optimal_mean();
         if !mean.is_finite() || !best.is_finite() {
-            return Err(BanditError::NonFinite {
-                what: "mean reward of the environment",
-                index: round,
-                value: if mean.is_finite() { best } else { mean },
-            });
+            let (what, value) = if mean.is_finite() {
+                ("optimal mean reward of the environment", best)
+            } else {
+                ("mean reward of the environment", mean)
+            };
+            return Err(env_error(
+                round,
+                BanditError::NonFinite {
+                    what,
+                    index: action,
+                    value,
+                },
+            ));
         }
-        let reward = env.sample_reward(action, &mut rngs.environment)?;
+        let reward = env
+            .sample_reward(action, &mut rngs.environment)
+            .map_err(|e| env_error(round, e))?;
         if !reward.is_finite() {
             return Err(BanditError::NonFiniteReward {
                 round,
@@ -281,11 +437,11 @@ where
                 value: reward,
             });
         }
-        let point = env.decision_set().row(action).to_owned();
+        let decision_set = env.decision_set();
         let feedback = Feedback {
             round,
             action,
-            point: point.view(),
+            point: decision_set.row(action),
             reward,
         };
         let message =
@@ -295,6 +451,15 @@ where
                     round: Some(round),
                     source: Box::new(e),
                 })?;
+        observer.on_round(&RoundView {
+            round,
+            decision_set,
+            action,
+            reward,
+            mean_reward: mean,
+            optimal_mean: best,
+            message: &message,
+        });
         agent.observe(message).map_err(|e| BanditError::Agent {
             round: Some(round),
             source: Box::new(e),
@@ -330,6 +495,40 @@ where
     FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
     FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
 {
+    run_one_observed(
+        trial,
+        horizon,
+        base_seed,
+        make_env,
+        make_agent,
+        make_curator,
+        &mut (),
+    )
+}
+
+/// [`run_one`] with an observer ([`run_trial_observed`]): e.g. the [`Transcript`] of trial
+/// `trial` of a batch with base seed `base_seed`, whose record equals the batch's.
+///
+/// A factory of another crate whose environment cannot be built reports
+/// [`BanditError::Environment`] with `round: None` (its own error boxed).
+pub fn run_one_observed<E, A, C, FE, FA, FC, O>(
+    trial: usize,
+    horizon: usize,
+    base_seed: u64,
+    make_env: &FE,
+    make_agent: &FA,
+    make_curator: &FC,
+    observer: &mut O,
+) -> Result<TrialRecord, BanditError>
+where
+    E: Environment,
+    C: Curator,
+    A: Agent<Message = C::Message>,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+    O: RoundObserver<C::Message> + ?Sized,
+{
     let mut rngs = TrialRngs::new(base_seed, trial);
     let mut env = make_env(&mut rngs.environment)?;
     let mut agent = make_agent(&env, &mut rngs.agent).map_err(|e| BanditError::Agent {
@@ -340,13 +539,14 @@ where
         round: None,
         source: Box::new(e),
     })?;
-    run_trial(
+    run_trial_observed(
         trial,
         &mut env,
         &mut agent,
         &mut curator,
         horizon,
         &mut rngs,
+        observer,
     )
 }
 

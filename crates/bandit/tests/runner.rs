@@ -4,16 +4,19 @@
 #![allow(clippy::float_cmp)]
 
 use bandit::BanditError;
-use bandit::agent::Agent;
-use bandit::baselines::UniformRandom;
-use bandit::env::{Environment, FixedSetEnvironment};
+use bandit::agent::{Agent, Curator, Feedback};
+use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
+use bandit::env::{Annotated, Environment, FixedSetEnvironment};
 use bandit::noise::RewardModel;
-use bandit::objective::RkhsSynthetic;
+use bandit::objective::{RkhsKernel, RkhsSynthetic};
 use bandit::runner::{
-    BatchResult, RunConfig, regret_curve_non_private, run_trials_non_private, seed_key,
+    BatchResult, Role, RoundView, RunConfig, Transcript, regret_curve_non_private, run_one,
+    run_one_observed, run_trials, run_trials_non_private, seed_key, trial_rng,
 };
+use bandit::seed::{GOLDEN_GAMMA, mix, stream};
 use ndarray::{ArrayView2, array};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
 
 fn batch(threads: usize) -> BatchResult {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -98,6 +101,36 @@ fn regret_curve_is_trial_zero_of_the_batch() {
     )
     .unwrap();
     assert_eq!(curve, batch(1).trials[0].cumulative_regret);
+}
+
+#[test]
+fn mix_is_splitmix64() {
+    // Vigna's splitmix64.c from state 0: the first four outputs.
+    let expected = [
+        0xe220_a839_7b1d_cdaf,
+        0x6e78_9e6a_a1b9_65f4,
+        0x06c4_5d18_8009_454f,
+        0xf88b_b8a8_724c_81ec,
+    ];
+    let mut state = 0u64;
+    for e in expected {
+        assert_eq!(mix(state), e);
+        state = state.wrapping_add(GOLDEN_GAMMA);
+    }
+    // The key is those outputs, little-endian, from the base seed as state.
+    for base in [0u64, 1, 2021, u64::MAX] {
+        let key = seed_key(base);
+        for (i, chunk) in key.chunks_exact(8).enumerate() {
+            let z = mix(base.wrapping_add((i as u64).wrapping_mul(GOLDEN_GAMMA)));
+            assert_eq!(chunk, z.to_le_bytes());
+        }
+    }
+    // Streams 4 i + role; the trial RNG is the keyed ChaCha20 on that stream.
+    assert_eq!(stream(0, Role::Environment), 0);
+    assert_eq!(stream(3, Role::Curator), 14);
+    let mut expected = ChaCha20Rng::from_seed(seed_key(7));
+    expected.set_stream(9);
+    assert_eq!(trial_rng(7, 2, Role::Agent), expected);
 }
 
 #[test]
@@ -224,4 +257,197 @@ impl Environment for NanAt {
         let y = self.inner.sample_reward(action, rng)?;
         Ok(if self.t == self.round { f64::NAN } else { y })
     }
+}
+
+/// A curator whose message differs from the raw reward (`y + 1`), to tell them apart.
+struct Shift;
+impl Curator for Shift {
+    type Message = f64;
+    type Error = std::convert::Infallible;
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        _rng: &mut R,
+    ) -> Result<f64, Self::Error> {
+        Ok(feedback.reward + 1.0)
+    }
+}
+
+#[test]
+fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
+    let config = RunConfig {
+        horizon: 15,
+        n_trials: 3,
+        base_seed: 99,
+    };
+    let problem = RkhsSynthetic::default();
+    let make_env = |rng: &mut ChaCha20Rng| {
+        problem
+            .sample(rng)?
+            .annotated_environment(RewardModel::uniform(1.0)?)
+    };
+    let make_agent = |e: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>,
+                      _: &mut ChaCha20Rng| {
+        GpUcb::new(
+            e.info.1.clone(),
+            IgpUcbParams::new(e.info.0, 1.0, 0.1, config.horizon)?,
+        )
+    };
+    let make_curator = |_: &_, _: &mut ChaCha20Rng| Ok::<_, std::convert::Infallible>(Shift);
+    let batch = run_trials(&config, make_env, make_agent, make_curator).unwrap();
+    let trial = 2;
+    let mut transcript = Transcript::new();
+    let record = run_one_observed(
+        trial,
+        config.horizon,
+        config.base_seed,
+        &make_env,
+        &make_agent,
+        &make_curator,
+        &mut transcript,
+    )
+    .unwrap();
+    let expected = &batch.trials[trial];
+    // Observing changes nothing.
+    assert_eq!(&record, expected);
+    assert_eq!(
+        record,
+        run_one(
+            trial,
+            config.horizon,
+            config.base_seed,
+            &make_env,
+            &make_agent,
+            &make_curator
+        )
+        .unwrap()
+    );
+    // Same actions, same regret (bit for bit), raw rewards on the trusted side and the
+    // curator's messages as the agent received them.
+    assert_eq!(transcript.rounds.len(), config.horizon);
+    assert_eq!(transcript.actions(), expected.actions);
+    assert_eq!(transcript.cumulative_regret(), expected.cumulative_regret);
+    assert_eq!(
+        transcript.instantaneous_regret(),
+        expected.instantaneous_regret
+    );
+    let mut env = make_env(&mut trial_rng(config.base_seed, trial, Role::Environment)).unwrap();
+    env.begin_round(0, &mut ChaCha20Rng::seed_from_u64(0))
+        .unwrap();
+    for (t, (r, m)) in transcript
+        .rounds
+        .iter()
+        .zip(transcript.messages())
+        .enumerate()
+    {
+        assert_eq!(r.round, t);
+        assert_eq!(r.reward, expected.rewards[t]);
+        assert_eq!(r.mean_reward, expected.mean_rewards[t]);
+        assert_eq!(*m, r.reward + 1.0);
+        assert_eq!(r.decision_set, env.decision_set());
+    }
+    // A closure is an observer too.
+    let mut seen = Vec::new();
+    run_one_observed(
+        trial,
+        config.horizon,
+        config.base_seed,
+        &make_env,
+        &make_agent,
+        &make_curator,
+        &mut |r: &RoundView<'_, f64>| seen.push((r.action, *r.message, r.regret())),
+    )
+    .unwrap();
+    let from_transcript: Vec<_> = transcript
+        .rounds
+        .iter()
+        .map(|r| (r.action, r.message, r.optimal_mean - r.mean_reward))
+        .collect();
+    assert_eq!(seen, from_transcript);
+}
+
+/// Wraps an environment whose reward draw fails in round `round`.
+struct FailAt {
+    round: usize,
+    inner: FixedSetEnvironment,
+    t: usize,
+}
+
+impl Environment for FailAt {
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
+        self.t = round;
+        self.inner.begin_round(round, rng)
+    }
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.inner.decision_set()
+    }
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.inner.mean_reward(action)
+    }
+    fn optimal_mean(&self) -> f64 {
+        self.inner.optimal_mean()
+    }
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
+        if self.t == self.round {
+            return Err(BanditError::SamplingFailed {
+                what: "reward",
+                attempts: 1,
+            });
+        }
+        self.inner.sample_reward(action, rng)
+    }
+}
+
+#[test]
+fn an_environment_failure_is_reported_with_its_round() {
+    let config = RunConfig {
+        horizon: 4,
+        n_trials: 1,
+        base_seed: 3,
+    };
+    let err = run_trials_non_private(
+        &config,
+        |_| {
+            Ok(FailAt {
+                round: 1,
+                inner: FixedSetEnvironment::new(
+                    array![[0.0], [1.0]],
+                    array![0.0, 1.0],
+                    RewardModel::gaussian(0.1)?,
+                )?,
+                t: 0,
+            })
+        },
+        |_, _| Ok(UniformRandom),
+    )
+    .unwrap_err();
+    match &err {
+        BanditError::Environment {
+            round: Some(1),
+            source,
+        } => assert!(
+            matches!(
+                source.downcast_ref::<BanditError>(),
+                Some(BanditError::SamplingFailed { .. })
+            ),
+            "{source}"
+        ),
+        other => panic!("expected an environment error at round 1, got {other}"),
+    }
+    assert!(
+        err.to_string()
+            .contains("environment failed at round Some(1)"),
+        "{err}"
+    );
 }

@@ -4,6 +4,7 @@
 use std::marker::PhantomData;
 
 use bandit::agent::Agent;
+use bandit::policy::{FixedArms, Pending, Reselect, finite_message, ucb_argmax};
 use kernel::Kernel;
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
@@ -14,7 +15,7 @@ use crate::error::{LdpBoError, open_unit, positive};
 use crate::nystrom_step::NystromStep;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
-use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
+use crate::ucb::scaled_width;
 
 /// Parameters of (LDP-)ATA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -85,7 +86,7 @@ impl AtaParams {
 /// `c phi phi^T`).
 #[derive(Debug, Clone)]
 pub struct AtaGpUcb<K: Kernel, M> {
-    arms: Array2<f64>,
+    arms: FixedArms,
     kernel: K,
     params: AtaParams,
     schedule: AtaSchedule,
@@ -98,8 +99,9 @@ pub struct AtaGpUcb<K: Kernel, M> {
     variance: Array1<f64>,
     beta: f64,
     dim: usize,
-    pending: bool,
-    last: Option<usize>,
+    /// A reward arrived since the last update (lines 6-13 run at the next `select`).
+    update_due: bool,
+    last: Pending<usize>,
     _message: PhantomData<fn(M)>,
 }
 
@@ -141,7 +143,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
         params.validate()?;
-        let arms = validate_arms(arms)?;
+        let arms = FixedArms::new(arms)?;
         let schedule = AtaSchedule::new(
             b,
             v,
@@ -151,8 +153,8 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
             params.accuracy,
         )?;
         let q = params.q_scale * schedule.accuracy.q(params.horizon, params.delta);
-        let prior_variance = kernel.diag(arms.view())?;
-        let n = arms.nrows();
+        let prior_variance = kernel.diag(arms.arms())?;
+        let n = arms.len();
         Ok(Self {
             // Line 2: mu_0 = 0, sigma_0^2 = k(x, x); beta_1 from m_0 = 0.
             mean: Array1::zeros(n),
@@ -168,8 +170,8 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
             rewards: Vec::new(),
             counts: vec![0; n],
             dim: 0,
-            pending: false,
-            last: None,
+            update_due: false,
+            last: Pending::new(Reselect::Replace),
             _message: PhantomData,
         })
     }
@@ -206,7 +208,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         let lambda = self.params.lambda;
         let step = NystromStep::sample(
             &self.kernel,
-            &self.arms,
+            self.arms.arms(),
             &self.counts,
             self.variance.view(),
             self.q,
@@ -243,26 +245,23 @@ impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, LdpBoError> {
-        check_decision_set(&self.arms, decision_set)?;
-        if self.pending {
+        self.arms.check(decision_set)?;
+        if self.update_due {
             self.update(rng)?;
-            self.pending = false;
+            self.update_due = false;
         }
-        let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng);
-        self.last = Some(a);
+        let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng)?;
+        self.last.store(a)?;
         Ok(a)
     }
 
     fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
-        let a = self
-            .last
-            .take()
-            .ok_or(LdpBoError::Protocol("observe without a preceding select"))?;
-        let y = finite_reward(message.reward())?;
+        let a = self.last.take()?;
+        let y = finite_message(message.reward())?;
         self.played.push(a);
         self.rewards.push(y);
         self.counts[a] += 1;
-        self.pending = true;
+        self.update_due = true;
         Ok(())
     }
 }

@@ -22,9 +22,6 @@ pub enum LdpBoError {
         /// Which count.
         what: &'static str,
     },
-    /// The arm set is empty.
-    #[error("the arm set must not be empty")]
-    EmptyArmSet,
     /// A reward or message is not finite.
     #[error("{what} must be finite, got {value}")]
     NonFinite {
@@ -51,16 +48,16 @@ pub enum LdpBoError {
         /// Found size.
         got: usize,
     },
-    /// `observe` was called without a preceding `select`, or twice.
-    #[error("protocol error: {0}")]
-    Protocol(&'static str),
     /// An error of the kernel crate.
     #[error(transparent)]
     Kernel(#[from] kernel::KernelError),
     /// An error of the privacy crate.
     #[error(transparent)]
     Privacy(#[from] privacy::PrivacyError),
-    /// An error of the bandit crate (environments, data sets, the runner).
+    /// An error of the bandit crate (environments, data sets, the runner) or of the learner
+    /// plumbing the agents share with it (`bandit::policy`): an empty or non-finite arm set,
+    /// a decision set other than the arm set, a non-finite score or message, `observe` before
+    /// `select`, MoMA's `select` twice.
     #[error(transparent)]
     Bandit(#[from] bandit::BanditError),
 }

@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 
 use bandit::agent::Agent;
+use bandit::policy::{FixedArms, Pending, Reselect, finite_message, ucb_argmax};
 use kernel::Kernel;
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
@@ -13,7 +14,7 @@ use crate::error::{LdpBoError, open_unit, positive};
 use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::MomaSchedule;
-use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
+use crate::ucb::scaled_width;
 
 /// How the epoch length `k` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -108,7 +109,7 @@ impl MomaParams {
 /// the learner simply starts epoch `N + 1` (chosen by the same rule), which the run cuts short.
 #[derive(Debug, Clone)]
 pub struct MomaGpUcb<K: Kernel, M> {
-    arms: Array2<f64>,
+    arms: FixedArms,
     kernel: K,
     params: MomaParams,
     schedule: MomaSchedule,
@@ -120,14 +121,19 @@ pub struct MomaGpUcb<K: Kernel, M> {
     /// `y_{i,j}`: row `i` = epoch, column `j` = repetition.
     epoch_rewards: Vec<Vec<f64>>,
     counts: Vec<usize>,
-    current: Option<(usize, Vec<f64>)>,
+    /// The arm of the epoch in progress (`None` between epochs).
+    current_arm: Option<usize>,
+    /// The rewards received so far in the epoch in progress.
+    current_rewards: Vec<f64>,
     mean: Array1<f64>,
     variance: Array1<f64>,
     beta: f64,
     dim: usize,
-    last_choice: Option<usize>,
-    pending: bool,
-    awaiting: bool,
+    /// An epoch ended since the last update (lines 7-14 run at the next `select`).
+    update_due: bool,
+    /// The arm played, awaiting its message: each play's reward is counted once, so a second
+    /// `select` before `observe` is refused.
+    last: Pending<usize>,
     _message: PhantomData<fn(M)>,
 }
 
@@ -171,7 +177,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         params: MomaParams,
     ) -> Result<Self, LdpBoError> {
         params.validate()?;
-        let arms = validate_arms(arms)?;
+        let arms = FixedArms::new(arms)?;
         let schedule = MomaSchedule::new(
             b,
             c,
@@ -189,8 +195,8 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             }
             EpochLength::Fixed(k) => k as usize,
         };
-        let prior_variance = kernel.diag(arms.view())?;
-        let n = arms.nrows();
+        let prior_variance = kernel.diag(arms.arms())?;
+        let n = arms.len();
         Ok(Self {
             mean: Array1::zeros(n),
             variance: prior_variance.clone(),
@@ -205,11 +211,11 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             epoch_arms: Vec::new(),
             epoch_rewards: Vec::new(),
             counts: vec![0; n],
-            current: None,
+            current_arm: None,
+            current_rewards: Vec::with_capacity(k),
             dim: 0,
-            last_choice: None,
-            pending: false,
-            awaiting: false,
+            update_due: false,
+            last: Pending::new(Reselect::Forbid),
             _message: PhantomData,
         })
     }
@@ -252,7 +258,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         let n = self.epoch_arms.len();
         let step = NystromStep::sample(
             &self.kernel,
-            &self.arms,
+            self.arms.arms(),
             &self.counts,
             self.variance.view(),
             self.q,
@@ -290,45 +296,35 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, LdpBoError> {
-        check_decision_set(&self.arms, decision_set)?;
-        if self.awaiting {
-            return Err(LdpBoError::Protocol("select twice without observe"));
-        }
-        if self.pending {
+        self.arms.check(decision_set)?;
+        self.last.check_select()?;
+        if self.update_due {
             self.update(rng)?;
-            self.pending = false;
+            self.update_due = false;
         }
-        let a = match &self.current {
-            Some((a, _)) => *a,
+        let a = match self.current_arm {
+            Some(a) => a,
             None => {
-                let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng);
-                self.current = Some((a, Vec::with_capacity(self.k)));
+                let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng)?;
+                self.current_arm = Some(a);
                 a
             }
         };
-        self.last_choice = Some(a);
-        self.awaiting = true;
+        self.last.store(a)?;
         Ok(a)
     }
 
     fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
-        if !self.awaiting {
-            return Err(LdpBoError::Protocol("observe without a preceding select"));
-        }
-        let y = finite_reward(message.reward())?;
-        self.awaiting = false;
-        let (a, rewards) = self
-            .current
-            .as_mut()
-            .ok_or(LdpBoError::Protocol("no epoch in progress"))?;
-        rewards.push(y);
-        if rewards.len() == self.k {
-            let (a, rewards) = (*a, std::mem::take(rewards));
-            self.current = None;
+        let a = self.last.take()?;
+        let y = finite_message(message.reward())?;
+        self.current_rewards.push(y);
+        if self.current_rewards.len() == self.k {
+            let rewards = std::mem::replace(&mut self.current_rewards, Vec::with_capacity(self.k));
+            self.current_arm = None;
             self.epoch_arms.push(a);
             self.epoch_rewards.push(rewards);
             self.counts[a] += 1;
-            self.pending = true;
+            self.update_due = true;
         }
         Ok(())
     }

@@ -6,7 +6,7 @@
 use kernel::Kernel;
 use kernel::features::{FeatureMap, NystromEmbedding};
 use kernel::linalg::{PINV_RCOND, symmetric_eigen};
-use ndarray::{Array1, Array2, ArrayView1, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::{Rng, RngExt};
 
 use crate::error::LdpBoError;
@@ -40,7 +40,7 @@ impl NystromStep {
     /// same distribution of dictionaries with one random number per arm instead of one per play.
     pub fn sample<K: Kernel, R: Rng + ?Sized>(
         kernel: &K,
-        arms: &Array2<f64>,
+        arms: ArrayView2<'_, f64>,
         counts: &[usize],
         variance: ArrayView1<'_, f64>,
         q: f64,
@@ -64,14 +64,13 @@ impl NystromStep {
     /// The deterministic part: embedding of the given dictionary (arm indices) and `V`.
     pub fn from_dictionary<K: Kernel>(
         kernel: &K,
-        arms: &Array2<f64>,
+        arms: ArrayView2<'_, f64>,
         counts: &[usize],
         dictionary: &[usize],
         lambda: f64,
     ) -> Result<Self, LdpBoError> {
-        let embedding =
-            NystromEmbedding::from_indices(kernel, arms.view(), dictionary, PINV_RCOND)?;
-        let features = embedding.map_batch(arms.view())?;
+        let embedding = NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
+        let features = embedding.map_batch(arms)?;
         let m = features.ncols();
         // V = Phi^T diag(counts) Phi + lambda I.
         let weights = Array1::from_iter(counts.iter().map(|&c| c as f64));
@@ -137,7 +136,7 @@ mod tests {
             gp.observe(a, y).unwrap();
         }
         let dict: Vec<usize> = (0..12).filter(|&a| counts[a] > 0).collect();
-        let step = NystromStep::from_dictionary(&k, &arms, &counts, &dict, 0.7).unwrap();
+        let step = NystromStep::from_dictionary(&k, arms.view(), &counts, &dict, 0.7).unwrap();
         // theta = V^-1 Phi^T y.
         let mut phity = Array1::zeros(step.dim());
         for (&a, &y) in plays.iter().zip(&ys) {
@@ -162,7 +161,7 @@ mod tests {
     fn empty_dictionary_is_the_prior() {
         let arms = Array2::from_shape_fn((4, 1), |(i, _)| i as f64);
         let k = SquaredExponential::isotropic(1.0).unwrap();
-        let step = NystromStep::from_dictionary(&k, &arms, &[1, 0, 0, 0], &[], 1.0).unwrap();
+        let step = NystromStep::from_dictionary(&k, arms.view(), &[1, 0, 0, 0], &[], 1.0).unwrap();
         assert_eq!(step.dim(), 0);
         let (mean, var) = step.posterior(Array1::zeros(0).view(), Array1::ones(4).view(), 1.0);
         assert!(mean.iter().all(|&m| m == 0.0));

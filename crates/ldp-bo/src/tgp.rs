@@ -5,8 +5,9 @@ use std::marker::PhantomData;
 
 use bandit::agent::Agent;
 use bandit::baselines::GammaSource;
+use bandit::policy::{FixedArms, Pending, Reselect, finite_message, ucb_argmax};
 use kernel::{FiniteDomainGp, Kernel};
-use ndarray::{Array2, ArrayView2};
+use ndarray::ArrayView2;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +15,7 @@ use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::{LdpBoError, open_unit, positive};
 use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
 use crate::truncation::truncate_reward;
-use crate::ucb::{check_decision_set, finite_reward, scaled_width, ucb_argmax, validate_arms};
+use crate::ucb::scaled_width;
 
 /// Parameters of (LDP-)TGP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -107,11 +108,11 @@ impl TgpVariant {
 /// ([`kernel::FiniteDomainGp`]).
 #[derive(Debug, Clone)]
 pub struct TgpUcb<K: Kernel, M> {
-    arms: Array2<f64>,
+    arms: FixedArms,
     gp: FiniteDomainGp<K>,
     variant: TgpVariant,
     params: TgpParams,
-    last: Option<usize>,
+    last: Pending<usize>,
     last_beta: f64,
     _message: PhantomData<fn(M)>,
 }
@@ -161,14 +162,14 @@ impl<K: Kernel, M> TgpUcb<K, M> {
         variant: TgpVariant,
         params: TgpParams,
     ) -> Result<Self, LdpBoError> {
-        let arms = validate_arms(arms)?;
-        let gp = FiniteDomainGp::new(kernel, arms.view(), params.lambda, false)?;
+        let arms = FixedArms::new(arms)?;
+        let gp = FiniteDomainGp::new(kernel, arms.arms(), params.lambda, false)?;
         Ok(Self {
             arms,
             gp,
             variant,
             params,
-            last: None,
+            last: Pending::new(Reselect::Replace),
             last_beta: f64::NAN,
             _message: PhantomData,
         })
@@ -214,21 +215,18 @@ impl<K: Kernel, M: RewardMessage> Agent for TgpUcb<K, M> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, LdpBoError> {
-        check_decision_set(&self.arms, decision_set)?;
+        self.arms.check(decision_set)?;
         let beta = self.width();
         let var = self.gp.variance();
-        let a = ucb_argmax(self.gp.mean(), var.view(), beta, rng);
-        self.last = Some(a);
+        let a = ucb_argmax(self.gp.mean(), var.view(), beta, rng)?;
+        self.last.store(a)?;
         self.last_beta = beta;
         Ok(a)
     }
 
     fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
-        let a = self
-            .last
-            .take()
-            .ok_or(LdpBoError::Protocol("observe without a preceding select"))?;
-        let y_bar = finite_reward(message.reward())?;
+        let a = self.last.take()?;
+        let y_bar = finite_message(message.reward())?;
         let t = self.gp.len() as u64 + 1;
         let y_hat = truncate_reward(y_bar, self.variant.truncation(t));
         self.gp.observe(a, y_hat)?;

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use bandit::BanditError;
 use bandit::agent::Agent;
 use kernel::{Kernel, SquaredExponential};
 use ldp_bo::{
@@ -58,15 +59,15 @@ fn horizon_zero_and_empty_arm_sets() {
     let empty = Array2::<f64>::zeros((0, 1));
     assert!(matches!(
         TgpUcb::private(k(), empty.view(), &c, TgpParams::default()),
-        Err(LdpBoError::EmptyArmSet)
+        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
     ));
     assert!(matches!(
         AtaGpUcb::private(k(), empty.view(), &c, AtaParams::new(10)),
-        Err(LdpBoError::EmptyArmSet)
+        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
     ));
     assert!(matches!(
         MomaGpUcb::private(k(), empty.view(), &c, MomaParams::new(10)),
-        Err(LdpBoError::EmptyArmSet)
+        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
     ));
 }
 
@@ -86,32 +87,133 @@ fn nan_reward_and_protocol_errors() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let a = arms();
     let mut tgp = TgpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, TgpParams::default()).unwrap();
-    assert!(matches!(tgp.observe(1.0), Err(LdpBoError::Protocol(_))));
+    assert!(matches!(
+        tgp.observe(1.0),
+        Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
+    ));
     tgp.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         tgp.observe(f64::NAN),
-        Err(LdpBoError::NonFinite { .. })
+        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
     ));
     let mut ata = AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap();
     ata.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         ata.observe(f64::INFINITY),
-        Err(LdpBoError::NonFinite { .. })
+        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
     ));
     let mut moma =
         MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap();
     moma.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         moma.select(a.view(), &mut rng),
-        Err(LdpBoError::Protocol(_))
+        Err(LdpBoError::Bandit(BanditError::SelectTwice))
     ));
     assert!(matches!(
         moma.observe(f64::NAN),
-        Err(LdpBoError::NonFinite { .. })
+        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
     ));
-    // A decision set other than the learner's arms is refused.
+    // A decision set other than the learner's arms is refused: other values, other shapes.
     let other = Array2::from_shape_fn((5, 1), |(i, _)| i as f64);
-    assert!(tgp.select(other.view(), &mut rng).is_err());
+    assert!(matches!(
+        tgp.select(other.view(), &mut rng),
+        Err(LdpBoError::Bandit(BanditError::DecisionSetChanged {
+            row: 1,
+            col: 0
+        }))
+    ));
+    let fewer = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 4.0);
+    assert!(matches!(
+        ata.select(fewer.view(), &mut rng),
+        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+    ));
+    let wider = Array2::<f64>::zeros((5, 2));
+    assert!(matches!(
+        moma.select(wider.view(), &mut rng),
+        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+    ));
+    // A non-finite arm coordinate is refused when the learner is built.
+    let mut bad = arms();
+    bad[[2, 0]] = f64::NAN;
+    assert!(matches!(
+        TgpUcb::heavy_tailed(k(), bad.view(), 1.0, 1.0, 2.0, TgpParams::default()),
+        Err(LdpBoError::Bandit(BanditError::NonFinite { index: 2, .. }))
+    ));
+}
+
+/// The select/observe guard (`bandit::policy::Pending`) in every agent of the crate, private
+/// and non-private: `observe` before any `select`, and again after the message was taken, is
+/// `ObserveBeforeSelect`; a full select/observe cycle works in between.
+#[test]
+fn observe_before_select_is_a_typed_error_for_every_agent() {
+    fn check<A: Agent>(name: &str, mut agent: A, message: impl Fn() -> A::Message)
+    where
+        A::Error: Into<LdpBoError>,
+    {
+        let a = arms();
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let before = agent.observe(message()).map_err(Into::into);
+        assert!(
+            matches!(
+                before,
+                Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
+            ),
+            "{name}: {before:?}"
+        );
+        agent.select(a.view(), &mut rng).unwrap();
+        agent.observe(message()).map_err(Into::into).unwrap();
+        let again = agent.observe(message()).map_err(Into::into);
+        assert!(
+            matches!(
+                again,
+                Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
+            ),
+            "{name}: {again:?}"
+        );
+    }
+    let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
+    let private = || {
+        let point = [0.0];
+        let fb = bandit::agent::Feedback {
+            round: 0,
+            action: 0,
+            point: ndarray::ArrayView1::from(&point),
+            reward: 0.5,
+        };
+        bandit::agent::Curator::curate(&mut c.clone(), &fb, &mut ChaCha20Rng::seed_from_u64(9))
+            .unwrap()
+    };
+    let a = arms();
+    check(
+        "LDP-TGP-UCB",
+        TgpUcb::private(k(), a.view(), &c, TgpParams::default()).unwrap(),
+        private,
+    );
+    check(
+        "LDP-ATA-GP-UCB",
+        AtaGpUcb::private(k(), a.view(), &c, AtaParams::new(10)).unwrap(),
+        private,
+    );
+    check(
+        "LDP-MoMA-GP-UCB",
+        MomaGpUcb::private(k(), a.view(), &c, MomaParams::new(10)).unwrap(),
+        private,
+    );
+    check(
+        "TGP-UCB",
+        TgpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, TgpParams::default()).unwrap(),
+        || 0.5,
+    );
+    check(
+        "ATA-GP-UCB",
+        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap(),
+        || 0.5,
+    );
+    check(
+        "MoMA-GP-UCB",
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap(),
+        || 0.5,
+    );
 }
 
 proptest! {

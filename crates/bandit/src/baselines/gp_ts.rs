@@ -9,6 +9,7 @@ use rand_distr::{Distribution, StandardNormal};
 use super::gp_ucb::{GammaSource, IgpUcbParams};
 use crate::agent::Agent;
 use crate::error::BanditError;
+use crate::policy::{Pending, Reselect, argmax, finite_message, validate_decision_set};
 
 /// GP-TS on a finite decision set: sample `f_t ~ N(mu_{t-1}, v_t^2 Sigma_{t-1})` jointly over
 /// the `n` candidates and play its argmax, with
@@ -18,12 +19,13 @@ use crate::error::BanditError;
 /// The joint draw is `mu + v_t S z` with `S = Sigma^{1/2}` the symmetric PSD square root
 /// (`kernel::linalg::psd_sqrt`, an eigendecomposition: exact for the rank-deficient posterior
 /// covariances of smooth kernels, where a Cholesky factor would need jitter) and `z` `n`
-/// standard normals. Cost O(n^3) per round. Ties go to the lowest index.
+/// standard normals. Cost O(n^3) per round. The argmax is [`crate::policy::argmax`] (exact
+/// ties, which a continuous sample has with probability 0, are broken uniformly at random).
 #[derive(Debug, Clone)]
 pub struct GpThompson<K: Kernel> {
     params: IgpUcbParams,
     gp: ExactGp<K>,
-    last: Option<Array1<f64>>,
+    last: Pending<Array1<f64>>,
 }
 
 impl<K: Kernel> GpThompson<K> {
@@ -34,7 +36,7 @@ impl<K: Kernel> GpThompson<K> {
         Ok(Self {
             params,
             gp,
-            last: None,
+            last: Pending::new(Reselect::Replace),
         })
     }
 
@@ -60,38 +62,22 @@ impl<K: Kernel> Agent for GpThompson<K> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, BanditError> {
+        validate_decision_set(decision_set)?;
         let n = decision_set.nrows();
-        if n == 0 {
-            return Err(BanditError::Empty {
-                what: "decision set",
-            });
-        }
         let (mean, cov) = self.gp.predict_cov(decision_set)?;
         let sym = (&cov + &cov.t()) * 0.5;
         let s = psd_sqrt("GP-TS posterior covariance", sym.view())?;
         let v = self.params.width(self.gamma(), 2.0);
         let z: Array1<f64> = (0..n).map(|_| StandardNormal.sample(rng)).collect();
         let sample = mean + s.dot(&z) * v;
-        let mut best = (0, f64::NEG_INFINITY);
-        for (i, &f) in sample.iter().enumerate() {
-            if f > best.1 {
-                best = (i, f);
-            }
-        }
-        if !best.1.is_finite() {
-            return Err(BanditError::NonFinite {
-                what: "GP-TS sample",
-                index: best.0,
-                value: best.1,
-            });
-        }
-        self.last = Some(decision_set.row(best.0).to_owned());
-        Ok(best.0)
+        let a = argmax(sample.view(), rng)?;
+        self.last.store(decision_set.row(a).to_owned())?;
+        Ok(a)
     }
 
     fn observe(&mut self, reward: f64) -> Result<(), BanditError> {
-        let x = self.last.take().ok_or(BanditError::ObserveBeforeSelect)?;
-        self.gp.observe(x.view(), reward)?;
+        let x = self.last.take()?;
+        self.gp.observe(x.view(), finite_message(reward)?)?;
         Ok(())
     }
 }

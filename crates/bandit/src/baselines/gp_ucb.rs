@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
 use crate::error::{BanditError, non_negative, positive};
+use crate::policy::{Pending, Reselect, finite_message, ucb_argmax, validate_decision_set};
 
 /// How `gamma_{t-1}` in the IGP-UCB width is obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -103,12 +104,15 @@ impl IgpUcbParams {
 /// Exact GP-UCB with the IGP-UCB width ([`IgpUcbParams`]) on any finite decision set.
 ///
 /// The posterior is [`kernel::ExactGp`] (incremental Cholesky, O(t^2) per observation,
-/// O(n t^2) per selection over `n` candidates). Ties of the UCB go to the lowest index.
+/// O(n t^2) per selection over `n` candidates). Exact ties of the UCB (every candidate in the
+/// first round, under a stationary prior) are broken uniformly at random with the agent's rng
+/// ([`crate::policy`], the one tie rule of the workspace). `select` may be called again
+/// before `observe`: the message then belongs to the last action.
 #[derive(Debug, Clone)]
 pub struct GpUcb<K: Kernel> {
     params: IgpUcbParams,
     gp: ExactGp<K>,
-    last: Option<Array1<f64>>,
+    last: Pending<Array1<f64>>,
     last_width: f64,
 }
 
@@ -120,7 +124,7 @@ impl<K: Kernel> GpUcb<K> {
         Ok(Self {
             params,
             gp,
-            last: None,
+            last: Pending::new(Reselect::Replace),
             last_width: f64::NAN,
         })
     }
@@ -151,37 +155,20 @@ impl<K: Kernel> Agent for GpUcb<K> {
     fn select<R: Rng + ?Sized>(
         &mut self,
         decision_set: ArrayView2<'_, f64>,
-        _rng: &mut R,
+        rng: &mut R,
     ) -> Result<usize, BanditError> {
-        if decision_set.nrows() == 0 {
-            return Err(BanditError::Empty {
-                what: "decision set",
-            });
-        }
+        validate_decision_set(decision_set)?;
         let (mean, var) = self.gp.predict(decision_set)?;
         let width = self.params.width(self.gamma(), 1.0);
-        let mut best = (0, f64::NEG_INFINITY);
-        for (i, (m, v)) in mean.iter().zip(var.iter()).enumerate() {
-            let ucb = m + width * v.max(0.0).sqrt();
-            if ucb > best.1 {
-                best = (i, ucb);
-            }
-        }
-        if !best.1.is_finite() {
-            return Err(BanditError::NonFinite {
-                what: "GP-UCB scores",
-                index: best.0,
-                value: best.1,
-            });
-        }
-        self.last = Some(decision_set.row(best.0).to_owned());
+        let a = ucb_argmax(mean.view(), var.view(), width, rng)?;
+        self.last.store(decision_set.row(a).to_owned())?;
         self.last_width = width;
-        Ok(best.0)
+        Ok(a)
     }
 
     fn observe(&mut self, reward: f64) -> Result<(), BanditError> {
-        let x = self.last.take().ok_or(BanditError::ObserveBeforeSelect)?;
-        self.gp.observe(x.view(), reward)?;
+        let x = self.last.take()?;
+        self.gp.observe(x.view(), finite_message(reward)?)?;
         Ok(())
     }
 }

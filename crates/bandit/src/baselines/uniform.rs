@@ -5,9 +5,14 @@ use rand::{Rng, RngExt};
 
 use crate::agent::Agent;
 use crate::error::BanditError;
+use crate::policy::validate_decision_set;
 
 /// Picks a row of the decision set uniformly at random (`random_range(0..n)`), ignoring all
 /// feedback (its message is the raw reward, which it ignores).
+///
+/// Stateless: having nothing to attach a message to, it accepts `observe` at any time (it
+/// keeps no [`crate::policy::Pending`] guard; the runner calls `select` and `observe` in
+/// turn anyway).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct UniformRandom;
 
@@ -20,11 +25,7 @@ impl Agent for UniformRandom {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, BanditError> {
-        if decision_set.nrows() == 0 {
-            return Err(BanditError::Empty {
-                what: "decision set",
-            });
-        }
+        validate_decision_set(decision_set)?;
         Ok(rng.random_range(0..decision_set.nrows()))
     }
 
