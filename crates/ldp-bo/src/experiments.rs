@@ -379,7 +379,7 @@ where
     let make_env = |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
         source.instance(setting, rng).map_err(|e| match e {
             LdpBoError::Bandit(b) => b,
-            other => bandit::BanditError::Agent {
+            other => bandit::BanditError::Environment {
                 round: None,
                 source: Box::new(other),
             },

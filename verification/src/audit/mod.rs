@@ -66,13 +66,7 @@ impl AuditError {
 /// `ChaCha20Rng` seeded by `(seed, s, c)`: bit-identical whatever the number of threads.
 pub const CHUNK: usize = 1 << 13;
 
-/// SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
-pub fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
+pub use bandit::seed::mix;
 
 /// Draw `n` outputs of `mechanism(input, rng)` in parallel and map each through `map`, in a
 /// deterministic order (chunk by chunk). The first error (in chunk order, so the same whatever

@@ -6,8 +6,10 @@ use crate::audit::{AuditConfig, audit};
 use crate::check::{CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, audit_outcome};
-use bandit::agent::{Agent, Curator, Feedback};
-use ldp_bo::{CtlCurator, TgpParams, TgpUcb};
+use bandit::BanditError;
+use bandit::env::RecordedStream;
+use bandit::runner::{RoundView, run_one_observed};
+use ldp_bo::{CtlCurator, LdpBoError, PrivateReward, TgpParams, TgpUcb};
 use ndarray::Array2;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -47,37 +49,36 @@ pub(super) fn pipeline_audit(
     let n_arms = 10;
     let arms = Array2::from_shape_fn((n_arms, 1), |(i, _)| i as f64 / (n_arms - 1) as f64);
     let mut data_rng = ChaCha20Rng::seed_from_u64(ctx.seed_for("ldp-bo/pipeline/data"));
-    let base: Vec<Vec<f64>> = (0..PIPELINE_ROUNDS)
-        .map(|_| {
-            (0..n_arms)
-                .map(|_| 4.0 * data_rng.random::<f64>() - 2.0)
-                .collect()
-        })
-        .collect();
+    let base = Array2::from_shape_fn((PIPELINE_ROUNDS, n_arms), |_| {
+        4.0 * data_rng.random::<f64>() - 2.0
+    });
     // Neighbours: user PIPELINE_USER's rewards all -(B+R) vs all +(B+R).
     let mut low = base.clone();
     let mut high = base;
-    low[PIPELINE_USER] = vec![-2.0; n_arms];
-    high[PIPELINE_USER] = vec![2.0; n_arms];
+    low.row_mut(PIPELINE_USER).fill(-2.0);
+    high.row_mut(PIPELINE_USER).fill(2.0);
     let kernel = Arc::new(kernel::SquaredExponential::isotropic(0.2)?);
+    // One run of the runner on the recorded stream (its own seeded streams for the agent and
+    // the curator, from a seed the audit draws), observed: the transcript is every action and
+    // every message the learner receives.
     let transcript =
-        |users: &Vec<Vec<f64>>, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, ldp_bo::LdpBoError> {
-            let mut agent = TgpUcb::private(kernel.clone(), arms.view(), &c, TgpParams::default())?;
-            let mut cur = c.clone();
+        |users: &Array2<f64>, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, BanditError> {
             let mut out = Vec::with_capacity(2 * PIPELINE_ROUNDS);
-            for (t, user) in users.iter().enumerate() {
-                let a = agent.select(arms.view(), rng)?;
-                let fb = Feedback {
-                    round: t,
-                    action: a,
-                    point: arms.row(a),
-                    reward: user[a],
-                };
-                let m = cur.curate(&fb, rng)?;
-                out.push(a as f64);
-                out.push(m.value());
-                agent.observe(m)?;
-            }
+            let mut record = |r: &RoundView<'_, PrivateReward>| {
+                out.push(r.action as f64);
+                out.push(r.message.value());
+            };
+            run_one_observed(
+                0,
+                PIPELINE_ROUNDS,
+                rng.random::<u64>(),
+                &|_: &mut ChaCha20Rng| RecordedStream::new(arms.clone(), users.clone()),
+                &|_: &RecordedStream, _: &mut ChaCha20Rng| {
+                    TgpUcb::private(kernel.clone(), arms.view(), &c, TgpParams::default())
+                },
+                &|_: &RecordedStream, _: &mut ChaCha20Rng| Ok::<_, LdpBoError>(c.clone()),
+                &mut record,
+            )?;
             Ok(out)
         };
     let n = ctx.mode.pick(100_000, 500_000);

@@ -118,7 +118,7 @@ pub(super) fn scaling_uniform_control(ctx: &Context) -> CheckResult {
             |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
                 source
                     .instance(setting, rng)
-                    .map_err(|err| bandit::BanditError::Agent {
+                    .map_err(|err| bandit::BanditError::Environment {
                         round: None,
                         source: Box::new(err),
                     })
