@@ -37,30 +37,20 @@ pub(super) fn gaussian_audit(
     ))
 }
 
+/// A correct Gaussian mechanism on query values at its sensitivity, 1, apart.
+fn holds(ctx: &Context, m: &GaussianMechanism) -> CheckResult {
+    let expect = Expect::Holds {
+        min_tightness: Some(MIN_TIGHTNESS),
+    };
+    gaussian_audit(ctx, m, 1.0, expect, CheckKind::Audit)
+}
+
 pub(super) fn gaussian_classic(ctx: &Context) -> CheckResult {
-    let m = GaussianMechanism::classic(0.9, 1e-5, 1.0)?;
-    gaussian_audit(
-        ctx,
-        &m,
-        1.0,
-        Expect::Holds {
-            min_tightness: Some(MIN_TIGHTNESS),
-        },
-        CheckKind::Audit,
-    )
+    holds(ctx, &GaussianMechanism::classic(0.9, 1e-5, 1.0)?)
 }
 
 pub(super) fn gaussian_analytic(ctx: &Context) -> CheckResult {
-    let m = GaussianMechanism::analytic(1.0, 1e-5, 1.0)?;
-    gaussian_audit(
-        ctx,
-        &m,
-        1.0,
-        Expect::Holds {
-            min_tightness: Some(MIN_TIGHTNESS),
-        },
-        CheckKind::Audit,
-    )
+    holds(ctx, &GaussianMechanism::analytic(1.0, 1e-5, 1.0)?)
 }
 
 pub(super) fn control_gaussian_twice_sensitivity(ctx: &Context) -> CheckResult {

@@ -4,9 +4,9 @@
 use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};
 use crate::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons};
-use crate::shared::{scaling_config, scaling_outcome};
+use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
 use bandit::BanditError;
-use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
+use bandit::baselines::{GpUcb, IgpUcbParams};
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::{RkhsKernel, RkhsSynthetic};
@@ -66,17 +66,7 @@ pub(super) fn scaling_gp_ucb(ctx: &Context) -> CheckResult {
 pub(super) fn scaling_uniform(ctx: &Context) -> CheckResult {
     let horizons = geometric_horizons(100, ctx.mode.pick(100_000, 1_000_000), 7);
     let config = igp_ucb_theory(horizons, ctx.mode.pick(16, 48), ctx.check_seed());
-    let curve = |t_max: usize, seed: u64| {
-        regret_curve_non_private(
-            rkhs_environment,
-            |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
-                Ok::<_, BanditError>(UniformRandom)
-            },
-            t_max,
-            seed,
-        )
-    };
-    let r = check_scaling_curves(curve, &config)?;
+    let r = check_scaling_curves(uniform_play_curve(rkhs_environment), &config)?;
     Ok(scaling_outcome(
         ctx,
         CheckKind::PositiveControl,

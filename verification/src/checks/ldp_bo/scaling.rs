@@ -4,9 +4,7 @@
 use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};
 use crate::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons};
-use crate::shared::{scaling_config, scaling_outcome};
-use bandit::baselines::UniformRandom;
-use bandit::runner::regret_curve_non_private;
+use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
 use ldp_bo::LdpBoError;
 use ldp_bo::experiments::{Algorithm, AlgorithmParams, Instance, Setting, Source};
 use ldp_bo::lower_bound::{LowerBoundKernel, LowerBoundSetting};
@@ -112,23 +110,16 @@ pub(super) fn scaling_uniform_control(ctx: &Context) -> CheckResult {
     let setting = Setting::Ldp {
         epsilon: SCALING_EPSILON,
     };
-    let curve = |t_max: usize, seed: u64| {
-        // Uniform play ignores its messages, so the curator in between does not matter.
-        regret_curve_non_private(
-            |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
-                source
-                    .instance(setting, rng)
-                    .map_err(|err| bandit::BanditError::Environment {
-                        round: None,
-                        source: Box::new(err),
-                    })
-            },
-            |_: &Instance, _: &mut ChaCha20Rng| Ok::<_, bandit::BanditError>(UniformRandom),
-            t_max,
-            seed,
-        )
+    // Uniform play ignores its messages, so the curator in between does not matter.
+    let make_env = |rng: &mut ChaCha20Rng| -> Result<Instance, bandit::BanditError> {
+        source
+            .instance(setting, rng)
+            .map_err(|err| bandit::BanditError::Environment {
+                round: None,
+                source: Box::new(err),
+            })
     };
-    let r = check_scaling_curves(curve, &config)?;
+    let r = check_scaling_curves(uniform_play_curve(make_env), &config)?;
     Ok(scaling_outcome(
         ctx,
         CheckKind::PositiveControl,
