@@ -1,40 +1,20 @@
-//! The kernel crate's error type.
+//! The kernel crate's error type: the shared bad-input vocabulary ([`InputError`], from the
+//! `validation` crate) plus what only kernels and linear algebra can get wrong.
 
 use thiserror::Error;
 
+pub use validation::InputError;
+
 /// Everything that can go wrong in the kernel crate. Each kind of bad input has its own variant
-/// and a message that says what was expected.
+/// and a message that says what was expected. The kinds every crate shares (a hyperparameter
+/// that is not finite and positive, a NaN input, a dimension mismatch, an empty set, a zero
+/// count) are the variants of [`InputError`], wrapped in [`KernelError::Input`].
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum KernelError {
-    /// A hyperparameter (lengthscale, variance, regulariser, ...) is not a finite positive number.
-    #[error("{name} must be finite and > 0, got {value}")]
-    NonPositiveParameter {
-        /// Which parameter.
-        name: &'static str,
-        /// The offending value.
-        value: f64,
-    },
-    /// An input contains NaN or an infinity.
-    #[error("{what} contains a non-finite value ({value}) at index {index}")]
-    NonFinite {
-        /// Which input.
-        what: &'static str,
-        /// Flat index of the first non-finite entry.
-        index: usize,
-        /// The offending value.
-        value: f64,
-    },
-    /// Two things that must have equal dimensions do not.
-    #[error("dimension mismatch in {context}: expected {expected}, got {got}")]
-    DimensionMismatch {
-        /// Where the mismatch happened.
-        context: &'static str,
-        /// The dimension that was expected.
-        expected: usize,
-        /// The dimension that was found.
-        got: usize,
-    },
+    /// Bad input of a kind shared with the other crates (see [`InputError`]).
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// A matrix that must be square is not.
     #[error("{what} must be square, got {rows} x {cols}")]
     NotSquare {
@@ -67,12 +47,6 @@ pub enum KernelError {
         /// What failed (smallest eigenvalue, failed pivot, ...).
         detail: String,
     },
-    /// A set, batch or list that must be non-empty is empty.
-    #[error("{what} must not be empty")]
-    Empty {
-        /// What was empty.
-        what: &'static str,
-    },
     /// An arm index of a precomputed kernel is not an integer in range.
     #[error("arm index {value} is not an integer in 0..{n_arms}")]
     ArmIndexOutOfRange {
@@ -81,7 +55,8 @@ pub enum KernelError {
         /// Number of arms of the precomputed kernel.
         n_arms: usize,
     },
-    /// A count parameter (number of features, nodes, ...) is invalid.
+    /// A count parameter (number of features, quadrature nodes, candidate multisets) is too
+    /// large for what it builds. A count of zero is [`InputError::ZeroCount`].
     #[error("invalid {name}: {reason}")]
     InvalidCount {
         /// Which parameter.
@@ -92,27 +67,4 @@ pub enum KernelError {
     /// A kernel or feature map is used where it is not supported.
     #[error("unsupported: {0}")]
     Unsupported(String),
-}
-
-/// Return an error if any entry of `values` is not finite.
-pub fn ensure_finite<'a>(
-    what: &'static str,
-    values: impl IntoIterator<Item = &'a f64>,
-) -> Result<(), KernelError> {
-    for (index, &value) in values.into_iter().enumerate() {
-        if !value.is_finite() {
-            return Err(KernelError::NonFinite { what, index, value });
-        }
-    }
-    Ok(())
-}
-
-/// Return `value` if it is finite and strictly positive, otherwise a
-/// [`KernelError::NonPositiveParameter`].
-pub fn positive(name: &'static str, value: f64) -> Result<f64, KernelError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(KernelError::NonPositiveParameter { name, value })
-    }
 }

@@ -3,7 +3,7 @@
 
 use ndarray::{Array1, Array2, ArrayView2};
 
-use crate::error::KernelError;
+use crate::error::{InputError, KernelError};
 use crate::gp::regulariser;
 use crate::kernels::Kernel;
 use crate::linalg::Cholesky;
@@ -76,9 +76,9 @@ pub fn greedy_information_gain<K: Kernel + ?Sized>(
     let lambda = regulariser(lambda)?;
     let n = candidates.nrows();
     if n == 0 {
-        return Err(KernelError::Empty {
+        return Err(KernelError::Input(InputError::Empty {
             what: "information-gain candidate set",
-        });
+        }));
     }
     kernel.validate_batch(candidates)?;
     let mut var: Array1<f64> = candidates
@@ -97,7 +97,7 @@ pub fn greedy_information_gain<K: Kernel + ?Sized>(
             .iter()
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(b.1))
-            .ok_or(KernelError::Empty { what: "candidates" })?;
+            .ok_or(KernelError::Input(InputError::Empty { what: "candidates" }))?;
         let v = v.max(0.0);
         total += 0.5 * (1.0 + v / lambda).ln();
         // New row of L: l_j = W[j, best] for the previous rows, d = sqrt(v + lambda).
@@ -133,9 +133,9 @@ pub fn exact_max_information_gain<K: Kernel + ?Sized>(
 ) -> Result<(f64, Vec<usize>), KernelError> {
     let n = candidates.nrows();
     if n == 0 {
-        return Err(KernelError::Empty {
+        return Err(KernelError::Input(InputError::Empty {
             what: "information-gain candidate set",
-        });
+        }));
     }
     // Number of multisets C(n + T - 1, T), guarded against overflow.
     let mut count: f64 = 1.0;

@@ -10,7 +10,7 @@ pub mod linalg;
 #[cfg(test)]
 mod test_util;
 
-pub use error::KernelError;
+pub use error::{InputError, KernelError};
 pub use features::{
     FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding, QuadratureFourierFeatures,
     RandomFourierFeatures, SpectralKernel,

@@ -6,7 +6,7 @@ mod common;
 use common::{grid_1d, max_abs_diff, rng, uniform_points};
 use kernel::features::{GaussHermite, gauss_hermite};
 use kernel::{
-    FeatureMap, Kernel, KernelError, Lengthscales, Matern, MaternNu,
+    FeatureMap, InputError, Kernel, KernelError, Lengthscales, Matern, MaternNu,
     NormalizedRandomFourierFeatures, NystromEmbedding, QuadratureFourierFeatures,
     RandomFourierFeatures, SquaredExponential,
 };
@@ -122,11 +122,11 @@ fn qff_errors() {
         SquaredExponential::new(1.0, Lengthscales::per_dimension(vec![0.3, 0.5]).unwrap()).unwrap();
     assert!(matches!(
         QuadratureFourierFeatures::new(&k, 3, 4),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         QuadratureFourierFeatures::new(&k, 2, 0),
-        Err(KernelError::InvalidCount { .. })
+        Err(KernelError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
         QuadratureFourierFeatures::new(&k, 2, 100_000),
@@ -135,11 +135,11 @@ fn qff_errors() {
     let q = QuadratureFourierFeatures::new(&k, 2, 4).unwrap();
     assert!(matches!(
         q.map(array![0.1].view()),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         q.map(array![0.1, f64::NAN].view()),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
 }
 
@@ -216,11 +216,15 @@ fn rff_errors() {
     let se = SquaredExponential::isotropic(0.3).unwrap();
     assert!(matches!(
         RandomFourierFeatures::new(se.clone(), 2, 0, &mut rng(0)),
-        Err(KernelError::InvalidCount { .. })
+        Err(KernelError::Input(InputError::ZeroCount {
+            what: "number of random features"
+        }))
     ));
     assert!(matches!(
         RandomFourierFeatures::new(se, 0, 5, &mut rng(0)),
-        Err(KernelError::InvalidCount { .. })
+        Err(KernelError::Input(InputError::ZeroCount {
+            what: "input dimension"
+        }))
     ));
 }
 

@@ -11,8 +11,8 @@ use kernel::information_gain::{
 };
 use kernel::linalg::psd_sqrt;
 use kernel::{
-    ExactGp, FeatureMap, Kernel, KernelError, Matern, MaternNu, NystromEmbedding, Precomputed,
-    SquaredExponential, WeightSpaceGp,
+    ExactGp, FeatureMap, InputError, Kernel, KernelError, Matern, MaternNu, NystromEmbedding,
+    Precomputed, SquaredExponential, WeightSpaceGp,
 };
 use ndarray::{Array1, Array2, Axis, array, concatenate};
 
@@ -183,40 +183,40 @@ fn gp_errors_are_typed() {
     let k = SquaredExponential::isotropic(0.3).unwrap();
     assert!(matches!(
         ExactGp::new(k.clone(), 0.0),
-        Err(KernelError::NonPositiveParameter { .. })
+        Err(KernelError::Input(InputError::NotPositive { .. }))
     ));
     assert!(matches!(
         ExactGp::new(k.clone(), f64::NAN),
-        Err(KernelError::NonPositiveParameter { .. })
+        Err(KernelError::Input(InputError::NotPositive { .. }))
     ));
     let mut gp = ExactGp::new(k.clone(), 0.1).unwrap();
     gp.observe(array![0.1, 0.2].view(), 1.0).unwrap();
     assert!(matches!(
         gp.observe(array![0.1].view(), 1.0),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         gp.observe(array![0.1, f64::NAN].view(), 1.0),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
     assert!(matches!(
         gp.observe(array![0.1, 0.3].view(), f64::INFINITY),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
     assert!(matches!(
         gp.predict(array![[0.1, 0.2, 0.3]].view()),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert_eq!(gp.len(), 1);
     assert!(WeightSpaceGp::new(3, -1.0).is_err());
     let mut ws = WeightSpaceGp::new(3, 1.0).unwrap();
     assert!(matches!(
         ws.observe(array![1.0].view(), 1.0),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         ws.predict(array![[1.0, f64::NAN, 0.0]].view()),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
     // Perturbed statistics that make V indefinite are rejected, not silently used.
     let g = array![[-5.0, 0.0], [0.0, 1.0]];

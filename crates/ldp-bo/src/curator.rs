@@ -200,7 +200,7 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
         assert!(matches!(
             Mechanism::release(&c, &f64::INFINITY, &mut rng),
-            Err(PrivacyError::NonFinite { .. })
+            Err(PrivacyError::Input(privacy::InputError::NonFinite { .. }))
         ));
     }
 

@@ -11,8 +11,9 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use crate::error::PrivacyError;
+use crate::error::{InputError, PrivacyError};
 use crate::params::{Delta, Epsilon, Mu, Rho};
+use validation::{Interval, in_range, non_negative};
 
 /// The quantitative guarantee of a claim.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,28 +81,22 @@ impl Guarantee {
     /// and >= 0.
     pub fn rdp_curve(orders: Vec<f64>, epsilons: Vec<f64>) -> Result<Self, PrivacyError> {
         if orders.is_empty() {
-            return Err(PrivacyError::Empty { what: "RDP orders" });
+            return Err(PrivacyError::Input(InputError::Empty {
+                what: "RDP orders",
+            }));
         }
         if orders.len() != epsilons.len() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "RDP curve: epsilons per order",
                 expected: orders.len(),
                 got: epsilons.len(),
-            });
+            }));
         }
         for &a in &orders {
-            if !(a.is_finite() && a > 1.0) {
-                return Err(PrivacyError::InvalidOrder(a));
-            }
+            in_range("Renyi order", a, Interval::above(1.0))?;
         }
         for &e in &epsilons {
-            if !(e.is_finite() && e >= 0.0) {
-                return Err(PrivacyError::OutOfRange {
-                    name: "RDP epsilon",
-                    value: e,
-                    reason: "must be finite and >= 0",
-                });
-            }
+            non_negative("RDP epsilon", e)?;
         }
         Ok(Self::RdpCurve { orders, epsilons })
     }

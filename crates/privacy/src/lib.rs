@@ -11,7 +11,7 @@ pub mod params;
 pub mod sampler;
 
 pub use claim::{Guarantee, PrivacyClaim, TrustModel};
-pub use error::PrivacyError;
+pub use error::{InputError, PrivacyError};
 pub use mechanism::Mechanism;
 pub use mechanisms::{
     ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism,

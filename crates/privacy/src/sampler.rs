@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::PrivacyError;
 use crate::exact;
+use validation::{InputError, Interval, in_range, positive};
 
 /// The relative sensitivity excess the hardened samplers' grid may cause (`2^-20`).
 pub const GRID_SLACK: f64 = 1.0 / 1_048_576.0;
@@ -47,15 +48,12 @@ pub enum Norm {
 impl Grid {
     /// The grid of width `2^exponent`, `exponent` in [-1000, 1000].
     pub fn new(exponent: i32) -> Result<Self, PrivacyError> {
-        if (-1000..=1000).contains(&exponent) {
-            Ok(Self { exponent })
-        } else {
-            Err(PrivacyError::OutOfRange {
-                name: "grid exponent",
-                value: f64::from(exponent),
-                reason: "must lie in [-1000, 1000]",
-            })
-        }
+        in_range(
+            "grid exponent",
+            f64::from(exponent),
+            Interval::closed(-1000.0, 1000.0),
+        )?;
+        Ok(Self { exponent })
     }
 
     /// The exponent `k` of the width `2^k`.
@@ -76,9 +74,7 @@ impl Grid {
         count: usize,
         norm: Norm,
     ) -> Result<Self, PrivacyError> {
-        if !(sensitivity.is_finite() && sensitivity > 0.0) {
-            return Err(PrivacyError::InvalidSensitivity(sensitivity));
-        }
+        positive("sensitivity", sensitivity)?;
         let n = count.max(1) as f64;
         let excess = GRID_SLACK * sensitivity / if norm == Norm::L1 { n } else { n.sqrt() };
         let k = excess.log2().floor() as i32;
@@ -86,11 +82,12 @@ impl Grid {
         let k = if 2f64.powi(k) > excess { k - 1 } else { k };
         if k < -1000 {
             // A finer grid than 2^-1000 is not supported; a coarser one would break the slack.
-            return Err(PrivacyError::OutOfRange {
-                name: "sensitivity / dimension",
+            return Err(InputError::Unsatisfied {
+                what: "sensitivity",
                 value: sensitivity,
-                reason: "too small for the hardened grid (width below 2^-1000)",
-            });
+                requirement: "too small for its dimension: the hardened grid would be finer than 2^-1000",
+            }
+            .into());
         }
         // A finer grid than needed only shrinks the excess.
         Self::new(k.min(1000))
@@ -100,10 +97,14 @@ impl Grid {
     /// power of two is exact in floating point).
     pub fn index_of(self, x: f64) -> Result<BigInt, PrivacyError> {
         let scaled = x * 2f64.powi(-self.exponent);
-        exact::round_to_bigint(scaled).ok_or(PrivacyError::NonFinite {
-            what: "value on the grid",
-            value: x,
-        })
+        exact::round_to_bigint(scaled).ok_or(
+            InputError::NonFinite {
+                what: "value on the grid",
+                index: None,
+                value: x,
+            }
+            .into(),
+        )
     }
 
     /// `i * width` as a double (the nearest double: a post-processing of the exact grid point;
@@ -125,10 +126,15 @@ impl Grid {
         scale: f64,
     ) -> Result<(num_bigint::BigUint, num_bigint::BigUint), PrivacyError> {
         let s = scale * 2f64.powi(-self.exponent);
+        let off_grid = InputError::Unsatisfied {
+            what: "noise scale",
+            value: scale,
+            requirement: "must be a finite positive number of grid units",
+        };
         if !(s.is_finite() && s > 0.0) {
-            return Err(PrivacyError::InvalidNoiseScale(scale));
+            return Err(off_grid.into());
         }
-        exact::dyadic(s).ok_or(PrivacyError::InvalidNoiseScale(scale))
+        exact::dyadic(s).ok_or(off_grid.into())
     }
 }
 
@@ -174,31 +180,21 @@ fn check_x(x: f64) -> Result<f64, PrivacyError> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(PrivacyError::NonFinite {
+        Err(InputError::NonFinite {
             what: "value to perturb",
+            index: None,
             value: x,
-        })
+        }
+        .into())
     }
 }
 
 fn check_scale(scale: f64) -> Result<f64, PrivacyError> {
-    if scale.is_finite() && scale > 0.0 {
-        Ok(scale)
-    } else {
-        Err(PrivacyError::InvalidNoiseScale(scale))
-    }
+    Ok(positive("noise scale", scale)?)
 }
 
 fn check_p(p: f64) -> Result<f64, PrivacyError> {
-    if (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(PrivacyError::OutOfRange {
-            name: "probability",
-            value: p,
-            reason: "must lie in [0, 1]",
-        })
-    }
+    Ok(in_range("probability", p, Interval::UNIT)?)
 }
 
 /// The textbook floating-point samplers. Vulnerable to floating-point attacks; use only by
@@ -314,10 +310,10 @@ impl NoiseSampler for Hardened {
         exact::hardened_uniform(rng)
     }
     fn bernoulli<R: Rng + ?Sized>(&self, p: f64, rng: &mut R) -> Result<bool, PrivacyError> {
-        let (n, d) = exact::dyadic(check_p(p)?).ok_or(PrivacyError::OutOfRange {
-            name: "probability",
+        let (n, d) = exact::dyadic(check_p(p)?).ok_or(InputError::OutOfRange {
+            what: "probability",
             value: p,
-            reason: "must lie in [0, 1]",
+            range: Interval::UNIT,
         })?;
         Ok(exact::bernoulli_ratio(&n, &d, rng))
     }

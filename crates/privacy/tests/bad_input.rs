@@ -13,7 +13,7 @@ use privacy::mechanisms::{
     ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
     SubsampledGaussian, TreeAggregation, analytic_sigma, classic_sigma, node_sigma,
 };
-use privacy::{Delta, Epsilon, PrivacyError, SamplingRate, Sensitivity};
+use privacy::{Delta, Epsilon, InputError, PrivacyError, SamplingRate, Sensitivity};
 use proptest::prelude::*;
 
 fn bad_eps() -> impl Strategy<Value = f64> {
@@ -52,7 +52,12 @@ proptest! {
 
     #[test]
     fn bad_epsilon(e in bad_eps()) {
-        prop_assert!(matches!(Epsilon::new(e), Err(PrivacyError::InvalidEpsilon(_))));
+        prop_assert!(
+            matches!(Epsilon::new(e), Err(PrivacyError::Input(InputError::NotPositive { what: "epsilon", .. }))),
+            "Epsilon::new({}) gave the wrong error: {:?}",
+            e,
+            Epsilon::new(e)
+        );
         prop_assert!(LaplaceMechanism::new(e, 1.0).is_err());
         prop_assert!(ConvertToLaplace::new(e, 1.0, 1.0).is_err());
         prop_assert!(GaussianMechanism::analytic(e, 1e-5, 1.0).is_err());
@@ -66,7 +71,12 @@ proptest! {
 
     #[test]
     fn bad_delta_values(d in bad_delta()) {
-        prop_assert!(matches!(Delta::new(d), Err(PrivacyError::InvalidDelta(_))));
+        prop_assert!(
+            matches!(Delta::new(d), Err(PrivacyError::Input(InputError::OutOfRange { what: "delta", .. }))),
+            "Delta::new({}) gave the wrong error: {:?}",
+            d,
+            Delta::new(d)
+        );
         prop_assert!(GaussianMechanism::analytic(1.0, d, 1.0).is_err());
         prop_assert!(classic_sigma(0.5, d, 1.0).is_err());
         prop_assert!(zcdp_to_epsilon(1.0, d, ZcdpConversion::Classic).is_err());
@@ -77,7 +87,12 @@ proptest! {
 
     #[test]
     fn bad_sampling_rate(q in bad_q()) {
-        prop_assert!(matches!(SamplingRate::new(q), Err(PrivacyError::InvalidSamplingRate(_))));
+        prop_assert!(
+            matches!(SamplingRate::new(q), Err(PrivacyError::Input(InputError::OutOfRange { what: "sampling rate q", .. }))),
+            "SamplingRate::new({}) gave the wrong error: {:?}",
+            q,
+            SamplingRate::new(q)
+        );
         prop_assert!(SubsampledGaussian::new(q, 1.0, 1.0).is_err());
         prop_assert!(paper_preset_epsilon(q, 1.0, 40, 1e-5).is_err());
         prop_assert!(subsampled_gaussian_epsilon(q, 1.0, 40, 1e-5, &[2.0, 2.5], RdpConversion::Improved).is_err());
@@ -86,7 +101,12 @@ proptest! {
 
     #[test]
     fn bad_sensitivity(s in bad_sens()) {
-        prop_assert!(matches!(Sensitivity::new(s), Err(PrivacyError::InvalidSensitivity(_))));
+        prop_assert!(
+            matches!(Sensitivity::new(s), Err(PrivacyError::Input(InputError::Negative { what: "sensitivity", .. }))),
+            "Sensitivity::new({}) gave the wrong error: {:?}",
+            s,
+            Sensitivity::new(s)
+        );
         prop_assert!(LaplaceMechanism::new(1.0, s).is_err());
         prop_assert!(GaussianMechanism::zcdp(1.0, s).is_err());
         prop_assert!(ExponentialMechanism::new(1.0, s).is_err());
@@ -141,11 +161,11 @@ proptest! {
 fn zero_counts() {
     assert!(matches!(
         paper_preset_epsilon(0.25, 1.0, 0, 1e-5),
-        Err(PrivacyError::ZeroCount { .. })
+        Err(PrivacyError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
         node_sigma(0, 1.0, 1e-5, 1.0, ZcdpConversion::Classic),
-        Err(PrivacyError::ZeroCount { .. })
+        Err(PrivacyError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(TreeAggregation::new(StreamShape::Vector(2), 0, 1.0, 1.0).is_err());
     assert!(TreeAggregation::new(StreamShape::Vector(0), 4, 1.0, 1.0).is_err());

@@ -11,7 +11,7 @@ use privacy::mechanisms::{
     outer_product_sensitivity, symmetric_gaussian_noise,
 };
 use privacy::sampler::{Grid, Norm};
-use privacy::{Guarantee, Mechanism, PrivacyError, Sampler};
+use privacy::{Guarantee, InputError, Mechanism, PrivacyError, Sampler};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
@@ -61,7 +61,7 @@ fn laplace_and_gaussian_release_the_scalar_query() {
         let mut rng = ChaCha20Rng::seed_from_u64(0);
         assert!(matches!(
             m.release(&f64::NAN, &mut rng),
-            Err(PrivacyError::NonFinite { .. })
+            Err(PrivacyError::Input(InputError::NonFinite { .. }))
         ));
 
         for g in [
@@ -79,7 +79,7 @@ fn laplace_and_gaussian_release_the_scalar_query() {
             assert_eq!(Mechanism::claim(&g), g.claim());
             assert!(matches!(
                 g.release(&f64::INFINITY, &mut rng),
-                Err(PrivacyError::NonFinite { .. })
+                Err(PrivacyError::Input(InputError::NonFinite { .. }))
             ));
         }
     }
@@ -118,7 +118,7 @@ fn convert_to_laplace_releases_privatized_rewards() {
             let mut rng = ChaCha20Rng::seed_from_u64(0);
             assert!(matches!(
                 c.release(&f64::NAN, &mut rng),
-                Err(PrivacyError::NonFinite { .. })
+                Err(PrivacyError::Input(InputError::NonFinite { .. }))
             ));
         }
     }
@@ -137,11 +137,11 @@ fn exponential_releases_an_index() {
         let mut rng = ChaCha20Rng::seed_from_u64(0);
         assert!(matches!(
             m.release(&[][..], &mut rng),
-            Err(PrivacyError::Empty { .. })
+            Err(PrivacyError::Input(InputError::Empty { .. }))
         ));
         assert!(matches!(
             m.release(&[0.0, f64::NAN][..], &mut rng),
-            Err(PrivacyError::NonFinite { .. })
+            Err(PrivacyError::Input(InputError::NonFinite { .. }))
         ));
     }
 }
@@ -313,15 +313,15 @@ fn outer_product_gaussian_reproduces_the_audit() {
         let mut rng = ChaCha20Rng::seed_from_u64(0);
         assert!(matches!(
             m.release(&(arr1(&[1.0, 0.0]), 0.5), &mut rng),
-            Err(PrivacyError::DimensionMismatch { .. })
+            Err(PrivacyError::Input(InputError::DimensionMismatch { .. }))
         ));
         assert!(matches!(
             m.release(&(arr1(&[1.0]), f64::NAN), &mut rng),
-            Err(PrivacyError::NonFinite { .. })
+            Err(PrivacyError::Input(InputError::NonFinite { .. }))
         ));
         assert!(matches!(
             m.release(&(arr1(&[f64::INFINITY]), 0.0), &mut rng),
-            Err(PrivacyError::NonFinite { .. })
+            Err(PrivacyError::Input(InputError::NonFinite { .. }))
         ));
     }
 }

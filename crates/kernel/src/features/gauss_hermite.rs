@@ -5,6 +5,7 @@ use ndarray::{Array1, Array2};
 
 use crate::error::KernelError;
 use crate::linalg::symmetric_eigen;
+use validation::at_least_one;
 
 /// Nodes `t_i` and weights `w_i` of the `n`-point Gauss-Hermite rule
 /// `int e^{-t^2} g(t) dt ~ sum_i w_i g(t_i)` (physicists' weight `e^{-t^2}`), exact for
@@ -48,10 +49,11 @@ fn orthonormal_hermite(n: usize, t: f64) -> (f64, f64, f64) {
 /// numbers `w_i = 1 / sum_{k<n} p_k(t_i)^2`, which are accurate to relative precision even
 /// for the tiny weights of the outer nodes (unlike the eigenvector formula).
 pub fn gauss_hermite(n: usize) -> Result<GaussHermite, KernelError> {
-    if n == 0 || n > MAX_NODES {
+    at_least_one("number of Gauss-Hermite nodes", n)?;
+    if n > MAX_NODES {
         return Err(KernelError::InvalidCount {
             name: "number of Gauss-Hermite nodes",
-            reason: format!("must be in 1..={MAX_NODES}, got {n}"),
+            reason: format!("must be at most {MAX_NODES}, got {n}"),
         });
     }
     let jacobi = Array2::from_shape_fn((n, n), |(i, j)| {

@@ -20,7 +20,8 @@ pub use rff::{NormalizedRandomFourierFeatures, RandomFourierFeatures, SpectralKe
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
 
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
+use validation::ensure_finite;
 
 /// A feature map `phi: R^d -> R^m`.
 ///
@@ -40,11 +41,11 @@ pub trait FeatureMap: Send + Sync + std::fmt::Debug {
     fn validate_point(&self, x: ArrayView1<'_, f64>) -> Result<(), KernelError> {
         ensure_finite("feature map input", x.iter())?;
         if x.len() != self.input_dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "feature map input",
                 expected: self.input_dim(),
                 got: x.len(),
-            });
+            }));
         }
         Ok(())
     }

@@ -4,9 +4,10 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
 use rand::{Rng, RngExt};
 
 use super::FeatureMap;
-use crate::error::{KernelError, ensure_finite, positive};
+use crate::error::{InputError, KernelError};
 use crate::kernels::Kernel;
 use crate::linalg::{PINV_RCOND, pinv_sqrt};
+use validation::{ensure_finite, non_negative, positive};
 
 /// The Nyström embedding `phi(x) = (K_D^{1/2})^+ k_D(x)` of a dictionary `D` of points
 /// (Zhou & Tan 2021, Appendix D.3, Algorithm 4, line 7; after Calandriello et al. 2019).
@@ -62,11 +63,11 @@ impl<K: Kernel> NystromEmbedding<K> {
         rng: &mut R,
     ) -> Result<Self, KernelError> {
         if variances.len() != points.nrows() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "Nystrom embedding: one posterior variance per point",
                 expected: points.nrows(),
                 got: variances.len(),
-            });
+            }));
         }
         Self::sample_with(kernel, points, |i, _| variances[i], q, rng)
     }
@@ -82,21 +83,16 @@ impl<K: Kernel> NystromEmbedding<K> {
     ) -> Result<Self, KernelError> {
         let q = positive("q (Nystrom oversampling parameter)", q)?;
         if points.nrows() == 0 {
-            return Err(KernelError::Empty {
+            return Err(KernelError::Input(InputError::Empty {
                 what: "Nystrom embedding points",
-            });
+            }));
         }
         kernel.validate_batch(points)?;
         let mut probabilities = Array1::zeros(points.nrows());
         let mut indices = Vec::new();
         for (i, x) in points.rows().into_iter().enumerate() {
             let v = variance(i, x);
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(KernelError::NonPositiveParameter {
-                    name: "posterior variance (must be finite and >= 0)",
-                    value: v,
-                });
-            }
+            non_negative("posterior variance", v)?;
             let p = (q * v).min(1.0);
             probabilities[i] = p;
             // Bernoulli(p): u ~ U[0, 1), include iff u < p (p = 1 always, p = 0 never).
@@ -124,11 +120,11 @@ impl<K: Kernel> NystromEmbedding<K> {
         let mut probabilities = Array1::zeros(n);
         for (r, &i) in indices.iter().enumerate() {
             if i >= n {
-                return Err(KernelError::DimensionMismatch {
+                return Err(KernelError::Input(InputError::DimensionMismatch {
                     context: "Nystrom dictionary index (must be < number of points)",
                     expected: n,
                     got: i,
-                });
+                }));
             }
             dictionary.row_mut(r).assign(&points.row(i));
             probabilities[i] = 1.0;
@@ -187,11 +183,11 @@ impl<K: Kernel> FeatureMap for NystromEmbedding<K> {
     fn validate_point(&self, x: ArrayView1<'_, f64>) -> Result<(), KernelError> {
         ensure_finite("feature map input", x.iter())?;
         if x.len() != self.input_dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "feature map input",
                 expected: self.input_dim(),
                 got: x.len(),
-            });
+            }));
         }
         self.kernel.validate_point(x)
     }

@@ -5,6 +5,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1};
 use super::{FeatureMap, gauss_hermite};
 use crate::error::KernelError;
 use crate::kernels::SquaredExponential;
+use validation::at_least_one;
 
 /// Quadrature Fourier features (QFF) of the SE kernel `k(x, y) = s^2 exp(-sum_j (x_j -
 /// y_j)^2 / (2 l_j^2))` (Mutny & Krause 2018; Dubey 2021, Section 4.2, Definition 4).
@@ -72,12 +73,7 @@ impl QuadratureFourierFeatures {
     /// QFF of the SE kernel `kernel` on inputs of dimension `d` with `mbar` nodes per
     /// dimension. A per-dimension lengthscale vector must have length `d`.
     pub fn new(kernel: &SquaredExponential, d: usize, mbar: usize) -> Result<Self, KernelError> {
-        if d == 0 {
-            return Err(KernelError::InvalidCount {
-                name: "input dimension",
-                reason: "must be >= 1".into(),
-            });
-        }
+        at_least_one("input dimension", d)?;
         let lengthscales = kernel.lengthscales().to_vec(d)?;
         let grid = u32::try_from(d)
             .ok()

@@ -7,6 +7,7 @@ use rand_distr::{ChiSquared, Distribution, StandardNormal, Uniform};
 use super::FeatureMap;
 use crate::error::KernelError;
 use crate::kernels::{Lengthscales, Matern, SquaredExponential};
+use validation::at_least_one;
 
 /// A stationary kernel whose spectral density we can sample (Bochner's theorem).
 #[derive(Debug, Clone, PartialEq)]
@@ -119,18 +120,8 @@ impl RandomFourierFeatures {
         rng: &mut R,
     ) -> Result<Self, KernelError> {
         let kernel = kernel.into();
-        if d == 0 {
-            return Err(KernelError::InvalidCount {
-                name: "input dimension",
-                reason: "must be >= 1".into(),
-            });
-        }
-        if m == 0 {
-            return Err(KernelError::InvalidCount {
-                name: "number of random features",
-                reason: "must be >= 1".into(),
-            });
-        }
+        at_least_one("input dimension", d)?;
+        at_least_one("number of random features", m)?;
         let ls = kernel.lengthscales().to_vec(d)?;
         let mut omegas = Array2::zeros((m, d));
         let uniform = Uniform::new(0.0, 2.0 * std::f64::consts::PI)

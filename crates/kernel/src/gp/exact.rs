@@ -3,9 +3,10 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use super::regulariser;
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
 use crate::kernels::Kernel;
 use crate::linalg::Cholesky;
+use validation::ensure_finite;
 
 /// The exact GP posterior `mu_t`, `sigma_t^2` (see the [module docs](super) for the formulas
 /// and conventions), updated one observation at a time.
@@ -82,11 +83,11 @@ impl<K: Kernel> ExactGp<K> {
     ) -> Result<Self, KernelError> {
         let mut gp = Self::new(kernel, lambda)?;
         if x.nrows() != y.len() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "GP data: one value per point",
                 expected: x.nrows(),
                 got: y.len(),
-            });
+            }));
         }
         ensure_finite("GP observations y", y.iter())?;
         if x.nrows() == 0 {
@@ -112,11 +113,11 @@ impl<K: Kernel> ExactGp<K> {
         if let Some(d) = self.input_dim
             && x.len() != d
         {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "GP observation point",
                 expected: d,
                 got: x.len(),
-            });
+            }));
         }
         let kt = self.k_t(x);
         let c = self.kernel.value_unchecked(x, x) + self.lambda;
@@ -148,11 +149,11 @@ impl<K: Kernel> ExactGp<K> {
             && xs.ncols() != d
             && xs.nrows() > 0
         {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "GP query points",
                 expected: d,
                 got: xs.ncols(),
-            });
+            }));
         }
         Ok(())
     }

@@ -3,8 +3,9 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use super::regulariser;
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
 use crate::kernels::Kernel;
+use validation::ensure_finite;
 
 /// The exact posterior `mu_t`, `sigma_t^2` (same convention as [`super::ExactGp`]) on a fixed
 /// set of `n` candidates `C`, when every observation is at a candidate: the bandit setting
@@ -75,9 +76,9 @@ impl<K: Kernel> FiniteDomainGp<K> {
     ) -> Result<Self, KernelError> {
         let lambda = regulariser(lambda)?;
         if candidates.nrows() == 0 {
-            return Err(KernelError::Empty {
+            return Err(KernelError::Input(InputError::Empty {
                 what: "candidate set",
-            });
+            }));
         }
         kernel.validate_batch(candidates)?;
         let prior_variance = kernel.diag(candidates)?;
@@ -142,11 +143,11 @@ impl<K: Kernel> FiniteDomainGp<K> {
     pub fn observe(&mut self, index: usize, y: f64) -> Result<(), KernelError> {
         let n = self.n_candidates();
         if index >= n {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "finite-domain GP: candidate index (must be < number of candidates)",
                 expected: n,
                 got: index,
-            });
+            }));
         }
         ensure_finite("observation", [y].iter())?;
         let t = self.len();

@@ -26,8 +26,9 @@ pub use exact::ExactGp;
 pub use finite_domain::FiniteDomainGp;
 pub use weight_space::WeightSpaceGp;
 
-use crate::error::{KernelError, positive};
+use crate::error::KernelError;
+use validation::positive;
 
 pub(crate) fn regulariser(lambda: f64) -> Result<f64, KernelError> {
-    positive("lambda (regulariser)", lambda)
+    Ok(positive("lambda (regulariser)", lambda)?)
 }

@@ -5,8 +5,9 @@ use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use super::regulariser;
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
 use crate::linalg::Cholesky;
+use validation::ensure_finite;
 
 /// The weight-space GP posterior for features `phi: X -> R^m`.
 ///
@@ -94,11 +95,11 @@ impl WeightSpaceGp {
     ) -> Result<Self, KernelError> {
         let lambda = regulariser(lambda)?;
         if gram.nrows() != b.len() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "weight-space statistics: Phi^T y",
                 expected: gram.nrows(),
                 got: b.len(),
-            });
+            }));
         }
         ensure_finite("weight-space statistics Phi^T y", b.iter())?;
         let mut v = gram.to_owned();
@@ -121,11 +122,11 @@ impl WeightSpaceGp {
         lambda: f64,
     ) -> Result<Self, KernelError> {
         if phi.nrows() != y.len() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "weight-space data: one value per feature row",
                 expected: phi.nrows(),
                 got: y.len(),
-            });
+            }));
         }
         ensure_finite("feature matrix Phi", phi.iter())?;
         ensure_finite("observations y", y.iter())?;
@@ -138,11 +139,11 @@ impl WeightSpaceGp {
     /// `theta`, O(m^2).
     pub fn observe(&mut self, phi: ArrayView1<'_, f64>, y: f64) -> Result<(), KernelError> {
         if phi.len() != self.dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "weight-space observation features",
                 expected: self.dim(),
                 got: phi.len(),
-            });
+            }));
         }
         ensure_finite("weight-space observation features", phi.iter())?;
         ensure_finite("weight-space observation y", [y].iter())?;
@@ -155,13 +156,13 @@ impl WeightSpaceGp {
 
     fn check_features(&self, phis: ArrayView2<'_, f64>) -> Result<(), KernelError> {
         if phis.ncols() != self.dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "weight-space query features",
                 expected: self.dim(),
                 got: phis.ncols(),
-            });
+            }));
         }
-        ensure_finite("weight-space query features", phis.iter())
+        Ok(ensure_finite("weight-space query features", phis.iter())?)
     }
 
     /// Means `phi^T theta` and variances `lambda phi^T V^{-1} phi` at the feature rows `phis`
@@ -201,11 +202,11 @@ impl WeightSpaceGp {
     /// L^{-T} z` for a given standard-normal vector `z`.
     pub fn sample_theta_with(&self, z: ArrayView1<'_, f64>) -> Result<Array1<f64>, KernelError> {
         if z.len() != self.dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "Thompson sample noise z",
                 expected: self.dim(),
                 got: z.len(),
-            });
+            }));
         }
         ensure_finite("Thompson sample noise z", z.iter())?;
         let mut x = faer::Mat::from_fn(z.len(), 1, |i, _| z[i]);

@@ -3,7 +3,8 @@
 use ndarray::Array1;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{KernelError, positive};
+use crate::error::{InputError, KernelError};
+use validation::positive;
 
 /// Lengthscales `l` of a stationary kernel, which sees `(x - y) / l`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,9 +26,9 @@ impl Lengthscales {
     pub fn per_dimension(ls: impl Into<Array1<f64>>) -> Result<Self, KernelError> {
         let ls = ls.into();
         if ls.is_empty() {
-            return Err(KernelError::Empty {
+            return Err(KernelError::Input(InputError::Empty {
                 what: "lengthscales",
-            });
+            }));
         }
         for &l in &ls {
             positive("lengthscale", l)?;
@@ -56,11 +57,11 @@ impl Lengthscales {
         match self {
             Self::Isotropic(l) => Ok(Array1::from_elem(d, *l)),
             Self::PerDimension(ls) if ls.len() == d => Ok(ls.clone()),
-            Self::PerDimension(ls) => Err(KernelError::DimensionMismatch {
+            Self::PerDimension(ls) => Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "lengthscales",
                 expected: ls.len(),
                 got: d,
-            }),
+            })),
         }
     }
 }

@@ -4,7 +4,8 @@ use ndarray::ArrayView1;
 use serde::{Deserialize, Serialize};
 
 use super::Kernel;
-use crate::error::{KernelError, positive};
+use crate::error::KernelError;
+use validation::positive;
 
 /// Linear kernel.
 ///

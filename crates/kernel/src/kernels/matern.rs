@@ -4,7 +4,8 @@ use ndarray::ArrayView1;
 use serde::{Deserialize, Serialize};
 
 use super::{Kernel, Lengthscales, scaled_sq_dist};
-use crate::error::{KernelError, positive};
+use crate::error::KernelError;
+use validation::positive;
 
 /// The smoothness `nu` of a Matérn kernel; the half-integer values have closed forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,7 +18,8 @@ pub use squared_exponential::SquaredExponential;
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
+use validation::ensure_finite;
 
 /// A positive-definite kernel `k: X x X -> R`.
 ///
@@ -62,11 +63,11 @@ pub trait Kernel: Send + Sync + std::fmt::Debug {
         if let Some(d) = self.input_dim()
             && x.len() != d
         {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "kernel input",
                 expected: d,
                 got: x.len(),
-            });
+            }));
         }
         Ok(())
     }
@@ -84,11 +85,11 @@ pub trait Kernel: Send + Sync + std::fmt::Debug {
         self.validate_point(x)?;
         self.validate_point(y)?;
         if x.len() != y.len() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "kernel value: second point",
                 expected: x.len(),
                 got: y.len(),
-            });
+            }));
         }
         Ok(self.value_unchecked(x, y))
     }
@@ -117,11 +118,11 @@ pub trait Kernel: Send + Sync + std::fmt::Debug {
         self.validate_batch(x)?;
         self.validate_batch(y)?;
         if x.ncols() != y.ncols() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "kernel cross matrix: second batch",
                 expected: x.ncols(),
                 got: y.ncols(),
-            });
+            }));
         }
         let mut k = Array2::zeros((x.nrows(), y.nrows()));
         for (i, xi) in x.rows().into_iter().enumerate() {

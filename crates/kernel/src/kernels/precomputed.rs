@@ -4,7 +4,8 @@ use ndarray::{Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use super::Kernel;
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
+use validation::ensure_finite;
 
 /// A kernel on the finite set `{0, ..., n-1}` of arms, given as an `n x n` symmetric
 /// positive semi-definite Gram matrix (the data-set experiments use an empirical covariance).
@@ -33,9 +34,9 @@ impl Precomputed {
             });
         }
         if rows == 0 {
-            return Err(KernelError::Empty {
+            return Err(KernelError::Input(InputError::Empty {
                 what: "precomputed Gram matrix",
-            });
+            }));
         }
         ensure_finite("precomputed Gram matrix", gram.iter())?;
         let scale = gram.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -92,11 +93,11 @@ impl Kernel for Precomputed {
 
     fn validate_point(&self, x: ArrayView1<'_, f64>) -> Result<(), KernelError> {
         if x.len() != 1 {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "precomputed kernel input (an arm index)",
                 expected: 1,
                 got: x.len(),
-            });
+            }));
         }
         let v = x[0];
         if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && (v as usize) < self.n_arms()) {

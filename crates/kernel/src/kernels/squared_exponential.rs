@@ -4,7 +4,8 @@ use ndarray::ArrayView1;
 use serde::{Deserialize, Serialize};
 
 use super::{Kernel, Lengthscales, scaled_sq_dist};
-use crate::error::{KernelError, positive};
+use crate::error::KernelError;
+use validation::positive;
 
 /// Squared exponential kernel.
 ///
@@ -22,7 +23,7 @@ use crate::error::{KernelError, positive};
 /// with the variance on its diagonal; a bad lengthscale is a typed error, not a panic.
 ///
 /// ```
-/// use kernel::{Kernel, KernelError, SquaredExponential};
+/// use kernel::{InputError, Kernel, KernelError, SquaredExponential};
 /// use ndarray::array;
 ///
 /// let k = SquaredExponential::isotropic(0.5)?;
@@ -35,7 +36,7 @@ use crate::error::{KernelError, positive};
 ///
 /// assert!(matches!(
 ///     SquaredExponential::isotropic(0.0),
-///     Err(KernelError::NonPositiveParameter { .. })
+///     Err(KernelError::Input(InputError::NotPositive { .. }))
 /// ));
 /// # Ok::<(), KernelError>(())
 /// ```

@@ -4,7 +4,8 @@ use faer::{Mat, MatRef};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use super::{faer_backend, validate_symmetric};
-use crate::error::{KernelError, ensure_finite};
+use crate::error::{InputError, KernelError};
+use validation::ensure_finite;
 
 /// The lower Cholesky factor `L` of a symmetric positive-definite matrix `A = L L^T`, stored
 /// column-major, which can be extended by one row and column in O(n^2) (the incremental GP
@@ -80,11 +81,11 @@ impl Cholesky {
     pub fn extend(&mut self, b: ArrayView1<'_, f64>, c: f64) -> Result<(), KernelError> {
         let n = self.dim();
         if b.len() != n {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "Cholesky extension: new column",
                 expected: n,
                 got: b.len(),
-            });
+            }));
         }
         ensure_finite("Cholesky extension: new column", b.iter())?;
         ensure_finite("Cholesky extension: new diagonal entry", [c].iter())?;
@@ -126,11 +127,11 @@ impl Cholesky {
     pub fn rank_one_update(&mut self, v: ArrayView1<'_, f64>) -> Result<(), KernelError> {
         let n = self.dim();
         if v.len() != n {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "Cholesky rank-one update: vector",
                 expected: n,
                 got: v.len(),
-            });
+            }));
         }
         ensure_finite("Cholesky rank-one update: vector", v.iter())?;
         let mut v = v.to_owned();
@@ -151,11 +152,11 @@ impl Cholesky {
 
     fn check_rhs(&self, rows: usize) -> Result<(), KernelError> {
         if rows != self.dim() {
-            return Err(KernelError::DimensionMismatch {
+            return Err(KernelError::Input(InputError::DimensionMismatch {
                 context: "Cholesky solve: right-hand side rows",
                 expected: self.dim(),
                 got: rows,
-            });
+            }));
         }
         Ok(())
     }

@@ -4,6 +4,7 @@ use ndarray::{Array1, Array2, ArrayView2};
 
 use super::{PSD_TOLERANCE, validate_symmetric};
 use crate::error::KernelError;
+use validation::{Interval, in_range};
 
 /// Eigendecomposition `A = U diag(values) U^T` of a symmetric matrix.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,12 +93,7 @@ pub fn pinv_sqrt(
     a: ArrayView2<'_, f64>,
     rcond: f64,
 ) -> Result<Array2<f64>, KernelError> {
-    if !(rcond.is_finite() && (0.0..1.0).contains(&rcond)) {
-        return Err(KernelError::NonPositiveParameter {
-            name: "rcond (must be in [0, 1))",
-            value: rcond,
-        });
-    }
+    in_range("rcond", rcond, Interval::closed_open(0.0, 1.0))?;
     let e = symmetric_eigen(what, a)?;
     check_psd(what, &e)?;
     let max = e.values.iter().fold(0.0f64, |m, &v| m.max(v));

@@ -29,7 +29,8 @@ pub use eigen::{SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen
 
 use ndarray::ArrayView2;
 
-use crate::error::{KernelError, ensure_finite};
+use crate::error::KernelError;
+use validation::ensure_finite;
 
 /// Relative symmetry tolerance of symmetric inputs: `|A_ij - A_ji| <= tol * max(1, max |A|)`.
 pub const SYMMETRY_TOLERANCE: f64 = 1e-10;

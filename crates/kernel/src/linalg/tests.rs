@@ -4,6 +4,7 @@ use crate::test_util::assert_close;
 use ndarray::{Array2, array};
 
 use super::*;
+use crate::error::InputError;
 
 fn spd(n: usize) -> Array2<f64> {
     // A = B B^T + n I with a fixed B: symmetric positive definite.
@@ -56,11 +57,11 @@ fn extension_rejects_non_pd_and_keeps_factor() {
     assert_eq!(c.dim(), 1);
     assert!(matches!(
         c.extend(array![1.0, 2.0].view(), 3.0),
-        Err(KernelError::DimensionMismatch { .. })
+        Err(KernelError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         c.extend(array![f64::NAN].view(), 3.0),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
 }
 
@@ -80,7 +81,7 @@ fn factor_errors_are_typed() {
     ));
     assert!(matches!(
         Cholesky::factor("a", array![[f64::INFINITY]].view()),
-        Err(KernelError::NonFinite { .. })
+        Err(KernelError::Input(InputError::NonFinite { .. }))
     ));
 }
 

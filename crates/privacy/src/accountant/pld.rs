@@ -38,7 +38,11 @@ use rustfft::num_complex::Complex;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::error::PrivacyError;
-use crate::params::{Delta, NoiseMultiplier, SamplingRate, at_least_one};
+use crate::params::{Delta, NoiseMultiplier, SamplingRate};
+use validation::{InputError, Interval, at_least_one, in_range};
+
+/// Largest number of compositions the FFT PLD accountant accepts.
+const MAX_PLD_STEPS: u64 = 100_000;
 
 /// Settings of the discretisation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -312,32 +316,20 @@ pub fn subsampled_gaussian_pld_epsilon(
     let q = SamplingRate::new(q)?.get();
     let z = NoiseMultiplier::new(z)?.get();
     let steps = at_least_one("steps", steps)?;
-    let d = Delta::new(delta)?.get();
-    if d == 0.0 {
-        return Err(PrivacyError::InvalidDelta(delta));
-    }
-    let h = settings.bin_width;
-    if !(h.is_finite() && h > 0.0 && h <= 1.0) {
-        return Err(PrivacyError::OutOfRange {
-            name: "bin width",
-            value: h,
-            reason: "must lie in (0, 1]",
-        });
-    }
-    let tail = settings.tail_mass;
-    if !(tail > 0.0 && tail < 1e-3) {
-        return Err(PrivacyError::OutOfRange {
-            name: "tail mass",
-            value: tail,
-            reason: "must lie in (0, 1e-3)",
-        });
-    }
-    if steps > 100_000 {
-        return Err(PrivacyError::OutOfRange {
-            name: "steps",
+    let d = Delta::positive(delta)?.get();
+    let h = in_range(
+        "bin width",
+        settings.bin_width,
+        Interval::open_closed(0.0, 1.0),
+    )?;
+    let tail = in_range("tail mass", settings.tail_mass, Interval::open(0.0, 1e-3))?;
+    if steps > MAX_PLD_STEPS {
+        return Err(InputError::OutOfRange {
+            what: "steps (FFT PLD)",
             value: steps as f64,
-            reason: "at most 100000 for the FFT PLD",
-        });
+            range: Interval::closed(1.0, MAX_PLD_STEPS as f64),
+        }
+        .into());
     }
     let normal = Normal::standard();
     let mut eps = [0.0; 2];

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::PrivacyError;
-use crate::params::{Delta, NoiseMultiplier, SamplingRate, at_least_one};
+use crate::params::{Delta, NoiseMultiplier, SamplingRate};
+use validation::{InputError, Interval, at_least_one, in_range, non_empty};
 
 /// How an RDP curve is turned into (eps, delta)-DP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -151,13 +152,9 @@ fn validate(q: f64, z: f64) -> Result<(f64, f64), PrivacyError> {
 }
 
 fn validate_orders(orders: &[f64]) -> Result<(), PrivacyError> {
-    if orders.is_empty() {
-        return Err(PrivacyError::Empty { what: "RDP orders" });
-    }
+    non_empty("RDP orders", orders.len())?;
     for &a in orders {
-        if !(a.is_finite() && a > 1.0) {
-            return Err(PrivacyError::InvalidOrder(a));
-        }
+        in_range("Renyi order", a, Interval::above(1.0))?;
     }
     Ok(())
 }
@@ -194,16 +191,13 @@ pub fn rdp_to_epsilon(
 ) -> Result<(f64, f64), PrivacyError> {
     validate_orders(orders)?;
     if orders.len() != rdp.len() {
-        return Err(PrivacyError::DimensionMismatch {
+        return Err(PrivacyError::Input(InputError::DimensionMismatch {
             context: "RDP values per order",
             expected: orders.len(),
             got: rdp.len(),
-        });
+        }));
     }
-    let d = Delta::new(delta)?.get();
-    if d == 0.0 {
-        return Err(PrivacyError::InvalidDelta(delta));
-    }
+    let d = Delta::positive(delta)?.get();
     let ld = d.ln();
     let mut best = (f64::INFINITY, orders[0]);
     for (&a, &r) in orders.iter().zip(rdp) {

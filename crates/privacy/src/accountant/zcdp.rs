@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::PrivacyError;
-use crate::params::{Delta, Epsilon, Rho, Sensitivity, at_least_one};
+use crate::params::{Delta, Epsilon, Rho, Sensitivity};
+use validation::at_least_one;
 
 /// How rho-zCDP is turned into (eps, delta)-DP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -18,15 +19,6 @@ pub enum ZcdpConversion {
     /// i.e. `delta = exp((alpha-1)(alpha rho - eps)) / (alpha - 1) * (1 - 1/alpha)^alpha` solved for
     /// eps (the same bound as Balle et al. 2020, Thm 21, for the RDP curve `alpha rho`).
     Cks,
-}
-
-fn positive_delta(delta: f64) -> Result<f64, PrivacyError> {
-    let d = Delta::new(delta)?.get();
-    if d > 0.0 {
-        Ok(d)
-    } else {
-        Err(PrivacyError::InvalidDelta(delta))
-    }
 }
 
 /// Minimise a unimodal function of `alpha > 1` over `alpha = 1 + exp(s)`, `s` in
@@ -85,7 +77,7 @@ pub fn zcdp_to_epsilon(
     conversion: ZcdpConversion,
 ) -> Result<f64, PrivacyError> {
     let rho = Rho::new(rho)?.get();
-    let d = positive_delta(delta)?;
+    let d = Delta::positive(delta)?.get();
     let l = (1.0 / d).ln();
     Ok(match conversion {
         ZcdpConversion::Classic => rho + 2.0 * (rho * l).sqrt(),
@@ -110,7 +102,7 @@ pub fn rho_for_target(
     conversion: ZcdpConversion,
 ) -> Result<f64, PrivacyError> {
     let e = Epsilon::new(epsilon)?.get();
-    let d = positive_delta(delta)?;
+    let d = Delta::positive(delta)?.get();
     let l = (1.0 / d).ln();
     // (sqrt(l + e) - sqrt(l))^2 written without cancellation.
     let classic = (e / ((l + e).sqrt() + l.sqrt())).powi(2);
@@ -157,10 +149,7 @@ pub fn gaussian_sigma_for_target(
     compositions: u64,
     conversion: ZcdpConversion,
 ) -> Result<f64, PrivacyError> {
-    let s = Sensitivity::new(l2_sensitivity)?.get();
-    if s == 0.0 {
-        return Err(PrivacyError::InvalidSensitivity(s));
-    }
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
     let k = at_least_one("compositions", compositions)? as f64;
     let rho = rho_for_target(epsilon, delta, conversion)?;
     Ok(s * (k / (2.0 * rho)).sqrt())

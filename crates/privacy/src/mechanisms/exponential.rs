@@ -8,9 +8,9 @@ use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::exact;
 use crate::mechanism::Mechanism;
-use crate::mechanisms::laplace::positive_sensitivity;
 use crate::params::{Epsilon, Sensitivity};
 use crate::sampler::{NoiseSampler, Sampler};
+use validation::{InputError, Interval, ensure_finite, in_range};
 
 /// The exponential mechanism: select `i` with probability proportional to
 /// `exp(eps u_i / (2 Delta_u))`, where `Delta_u` bounds the change of every utility between
@@ -42,7 +42,7 @@ impl ExponentialMechanism {
     pub fn new(epsilon: f64, utility_sensitivity: f64) -> Result<Self, PrivacyError> {
         Ok(Self {
             epsilon: Epsilon::new(epsilon)?,
-            sensitivity: positive_sensitivity(utility_sensitivity)?,
+            sensitivity: Sensitivity::positive(utility_sensitivity)?,
             sampler: Sampler::Hardened,
         })
     }
@@ -80,19 +80,11 @@ impl ExponentialMechanism {
 
     fn check(utilities: &[f64]) -> Result<(), PrivacyError> {
         if utilities.is_empty() {
-            return Err(PrivacyError::Empty {
+            return Err(PrivacyError::Input(InputError::Empty {
                 what: "candidate set",
-            });
+            }));
         }
-        for &u in utilities {
-            if !u.is_finite() {
-                return Err(PrivacyError::NonFinite {
-                    what: "utility",
-                    value: u,
-                });
-            }
-        }
-        Ok(())
+        Ok(ensure_finite("utilities", utilities)?)
     }
 
     /// The selection probabilities `softmax(eps u / (2 Delta_u))`, computed by log-sum-exp.
@@ -108,13 +100,7 @@ impl ExponentialMechanism {
     /// The inverse-CDF selection for a given uniform `u` in [0, 1) (deterministic test vectors):
     /// the first `i` with `sum_{j <= i} p_j > u`.
     pub fn select_with_uniform(&self, utilities: &[f64], u: f64) -> Result<usize, PrivacyError> {
-        if !(0.0..1.0).contains(&u) {
-            return Err(PrivacyError::OutOfRange {
-                name: "uniform",
-                value: u,
-                reason: "must lie in [0, 1)",
-            });
-        }
+        in_range("uniform", u, Interval::closed_open(0.0, 1.0))?;
         let p = self.probabilities(utilities)?;
         let mut acc = 0.0;
         for (i, pi) in p.iter().enumerate() {
@@ -166,10 +152,16 @@ impl ExponentialMechanism {
             .max_by(|&a, &b| utilities[a].total_cmp(&utilities[b]))
             .unwrap_or(0);
         let u_max = scaled(utilities[imax]);
-        let (m_eps, e_eps) = exact::signed_dyadic(self.epsilon.get())
-            .ok_or(PrivacyError::InvalidEpsilon(self.epsilon.get()))?;
-        let (m_del, e_del) = exact::signed_dyadic(self.sensitivity.get())
-            .ok_or(PrivacyError::InvalidSensitivity(self.sensitivity.get()))?;
+        let (m_eps, e_eps) =
+            exact::signed_dyadic(self.epsilon.get()).ok_or(InputError::NotPositive {
+                what: "epsilon",
+                value: self.epsilon.get(),
+            })?;
+        let (m_del, e_del) =
+            exact::signed_dyadic(self.sensitivity.get()).ok_or(InputError::NotPositive {
+                what: "sensitivity",
+                value: self.sensitivity.get(),
+            })?;
         let (m_eps, m_del) = (m_eps.magnitude().clone(), m_del.magnitude().clone());
         let shift = e_eps + e_min - e_del - 1;
         let n = utilities.len() as u64;

@@ -8,18 +8,9 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::mechanism::Mechanism;
-use crate::mechanisms::laplace::positive_sensitivity;
-use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity, finite};
+use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
-
-fn positive_delta(delta: f64) -> Result<Delta, PrivacyError> {
-    let d = Delta::new(delta)?;
-    if d.get() > 0.0 {
-        Ok(d)
-    } else {
-        Err(PrivacyError::InvalidDelta(delta))
-    }
-}
+use validation::{InputError, finite};
 
 /// Classic calibration `sigma = Delta sqrt(2 ln(1.25/delta)) / eps` (Dwork & Roth 2014,
 /// Theorem A.1), valid only for `eps` in (0, 1) and `delta` in (0, 1): the proof bounds the
@@ -28,14 +19,15 @@ fn positive_delta(delta: f64) -> Result<Delta, PrivacyError> {
 pub fn classic_sigma(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<f64, PrivacyError> {
     let e = Epsilon::new(epsilon)?.get();
     if e >= 1.0 {
-        return Err(PrivacyError::OutOfRange {
-            name: "epsilon",
+        return Err(InputError::Unsatisfied {
+            what: "epsilon",
             value: e,
-            reason: "the classic Gaussian calibration is only valid for eps < 1 (use the analytic one)",
-        });
+            requirement: "the classic Gaussian calibration is only valid for eps < 1 (use the analytic one)",
+        }
+        .into());
     }
-    let d = positive_delta(delta)?.get();
-    let s = positive_sensitivity(l2_sensitivity)?.get();
+    let d = Delta::positive(delta)?.get();
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
     Ok(s * (2.0 * (1.25 / d).ln()).sqrt() / e)
 }
 
@@ -75,8 +67,8 @@ pub fn gaussian_delta(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
 /// than `1e-9` relative of the target (checked in the tests and the verify check).
 pub fn analytic_sigma(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<f64, PrivacyError> {
     let e = Epsilon::new(epsilon)?.get();
-    let d = positive_delta(delta)?.get();
-    let s = positive_sensitivity(l2_sensitivity)?.get();
+    let d = Delta::positive(delta)?.get();
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
     // Work with sensitivity 1 and scale: sigma(Delta) = Delta sigma(1).
     let f = |sigma: f64| gaussian_delta(sigma, 1.0, e) - d;
     let (mut lo, mut hi) = (1e-3, 1.0);
@@ -115,7 +107,7 @@ pub fn analytic_sigma(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<f
 /// Steinke 2020).
 pub fn gaussian_rho(sigma: f64, l2_sensitivity: f64) -> Result<f64, PrivacyError> {
     let sigma = NoiseScale::new(sigma)?.get();
-    let s = positive_sensitivity(l2_sensitivity)?.get();
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
     Ok(s * s / (2.0 * sigma * sigma))
 }
 
@@ -169,7 +161,7 @@ impl GaussianMechanism {
     pub fn classic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         classic_sigma(epsilon, delta, l2_sensitivity)?;
         Self {
-            sensitivity: positive_sensitivity(l2_sensitivity)?,
+            sensitivity: Sensitivity::positive(l2_sensitivity)?,
             calibration: GaussianCalibration::Classic {
                 epsilon: Epsilon::new(epsilon)?,
                 delta: Delta::new(delta)?,
@@ -184,7 +176,7 @@ impl GaussianMechanism {
     pub fn analytic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         analytic_sigma(epsilon, delta, l2_sensitivity)?;
         Self {
-            sensitivity: positive_sensitivity(l2_sensitivity)?,
+            sensitivity: Sensitivity::positive(l2_sensitivity)?,
             calibration: GaussianCalibration::Analytic {
                 epsilon: Epsilon::new(epsilon)?,
                 delta: Delta::new(delta)?,
@@ -198,7 +190,7 @@ impl GaussianMechanism {
     /// rho-zCDP calibration, hardened sampler.
     pub fn zcdp(rho: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         Self {
-            sensitivity: positive_sensitivity(l2_sensitivity)?,
+            sensitivity: Sensitivity::positive(l2_sensitivity)?,
             calibration: GaussianCalibration::Zcdp {
                 rho: Rho::new(rho)?,
             },
@@ -327,11 +319,11 @@ impl GaussianMechanism {
         noise: ArrayView1<'_, f64>,
     ) -> Result<Array1<f64>, PrivacyError> {
         if value.len() != noise.len() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "gaussian noise",
                 expected: value.len(),
                 got: noise.len(),
-            });
+            }));
         }
         for &v in value.iter().chain(noise.iter()) {
             finite("query value or noise", v)?;

@@ -6,10 +6,11 @@ use ndarray::{Array1, ArrayView1};
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
-use crate::error::PrivacyError;
+use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
-use crate::params::{Delta, Epsilon, Sensitivity, at_least_one, finite};
+use crate::params::{Delta, Epsilon, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+use validation::{at_least_one, finite, positive};
 
 /// The Laplace mechanism: `M(x) = f(x) + (Z_1, ..., Z_d)`, `Z_i` i.i.d. Laplace(b).
 ///
@@ -34,7 +35,7 @@ impl LaplaceMechanism {
     /// hardened sampler.
     pub fn new(epsilon: f64, l1_sensitivity: f64) -> Result<Self, PrivacyError> {
         let epsilon = Epsilon::new(epsilon)?;
-        let sensitivity = positive_sensitivity(l1_sensitivity)?;
+        let sensitivity = Sensitivity::positive(l1_sensitivity)?;
         Ok(Self {
             epsilon,
             sensitivity,
@@ -114,11 +115,11 @@ impl LaplaceMechanism {
         noise: ArrayView1<'_, f64>,
     ) -> Result<Array1<f64>, PrivacyError> {
         if value.len() != noise.len() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "laplace noise",
                 expected: value.len(),
                 got: noise.len(),
-            });
+            }));
         }
         for &v in value.iter().chain(noise.iter()) {
             finite("query value or noise", v)?;
@@ -139,15 +140,6 @@ impl Mechanism for LaplaceMechanism {
 
     fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
         self.release_scalar(*input, rng)
-    }
-}
-
-pub(crate) fn positive_sensitivity(s: f64) -> Result<Sensitivity, PrivacyError> {
-    let s = Sensitivity::new(s)?;
-    if s.get() > 0.0 {
-        Ok(s)
-    } else {
-        Err(PrivacyError::InvalidSensitivity(0.0))
     }
 }
 
@@ -184,13 +176,7 @@ impl ConvertToLaplace {
         let b = Sensitivity::new(b_bound)?.get();
         let r = Sensitivity::new(r_bound)?.get();
         let bound = b + r;
-        if !(bound > 0.0 && bound.is_finite()) {
-            return Err(PrivacyError::OutOfRange {
-                name: "B + R",
-                value: bound,
-                reason: "must be finite and > 0",
-            });
-        }
+        positive("B + R", bound)?;
         Ok(Self {
             epsilon,
             bound,
@@ -211,19 +197,10 @@ impl ConvertToLaplace {
         horizon: u64,
         delta: f64,
     ) -> Result<Self, PrivacyError> {
-        let d = Delta::new(delta)?;
-        if d.get() == 0.0 {
-            return Err(PrivacyError::InvalidDelta(delta));
-        }
+        let d = Delta::positive(delta)?;
         let horizon = at_least_one("horizon T", horizon)?;
         for (name, v) in [("K1", k1), ("theta", theta)] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(PrivacyError::OutOfRange {
-                    name,
-                    value: v,
-                    reason: "must be finite and > 0",
-                });
-            }
+            positive(name, v)?;
         }
         let r = k1 * (horizon as f64 / d.get()).ln().powf(theta);
         let mut c = Self::new(epsilon, b_bound, r)?;

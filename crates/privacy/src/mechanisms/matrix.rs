@@ -7,10 +7,11 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
-use crate::error::PrivacyError;
+use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
-use crate::params::{NoiseScale, Rho, Sensitivity, finite};
+use crate::params::{NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+use validation::{at_least_one, finite, open_unit, positive};
 
 /// The number of entries of the upper triangle (diagonal included) of a `d x d` matrix.
 pub fn packed_len(d: usize) -> usize {
@@ -21,11 +22,11 @@ pub fn packed_len(d: usize) -> usize {
 pub fn pack_upper(m: ArrayView2<'_, f64>) -> Result<Array1<f64>, PrivacyError> {
     let d = m.nrows();
     if m.ncols() != d {
-        return Err(PrivacyError::DimensionMismatch {
+        return Err(PrivacyError::Input(InputError::DimensionMismatch {
             context: "symmetric matrix: columns",
             expected: d,
             got: m.ncols(),
-        });
+        }));
     }
     let mut out = Vec::with_capacity(packed_len(d));
     for i in 0..d {
@@ -42,11 +43,11 @@ pub fn unpack_symmetric(
     d: usize,
 ) -> Result<Array2<f64>, PrivacyError> {
     if packed.len() != packed_len(d) {
-        return Err(PrivacyError::DimensionMismatch {
+        return Err(PrivacyError::Input(InputError::DimensionMismatch {
             context: "packed symmetric matrix",
             expected: packed_len(d),
             got: packed.len(),
-        });
+        }));
     }
     let mut m = Array2::zeros((d, d));
     let mut k = 0;
@@ -86,13 +87,7 @@ pub fn outer_product_sensitivity(
     let p = Sensitivity::new(phi_bound)?.get();
     let y = Sensitivity::new(y_bound)?.get();
     let c = p * p + y * y;
-    if !(c > 0.0 && c.is_finite()) {
-        return Err(PrivacyError::OutOfRange {
-            name: "phi_bound^2 + y_bound^2",
-            value: c,
-            reason: "must be finite and > 0",
-        });
-    }
+    positive("phi_bound^2 + y_bound^2", c)?;
     Ok(match relation {
         Neighbouring::AddRemove => c,
         Neighbouring::Replace => std::f64::consts::SQRT_2 * c,
@@ -235,12 +230,7 @@ impl OuterProductGaussian {
         relation: Neighbouring,
         calibration: OuterProductCalibration,
     ) -> Result<Self, PrivacyError> {
-        if feature_dim == 0 {
-            return Err(PrivacyError::ZeroCount {
-                what: "feature dimension",
-                got: 0,
-            });
-        }
+        at_least_one("feature dimension", feature_dim)?;
         let sensitivity = outer_product_sensitivity(phi_bound, y_bound, relation)?;
         Ok(Self {
             feature_dim,
@@ -349,11 +339,11 @@ impl OuterProductGaussian {
 
     fn check_phi(&self, phi: ArrayView1<'_, f64>) -> Result<(), PrivacyError> {
         if phi.len() != self.feature_dim {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "outer product features",
                 expected: self.feature_dim,
                 got: phi.len(),
-            });
+            }));
         }
         Ok(())
     }
@@ -389,11 +379,11 @@ impl OuterProductGaussian {
     ) -> Result<Array1<f64>, PrivacyError> {
         self.check_phi(phi)?;
         if noise.len() != self.packed_len() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "outer product noise (packed)",
                 expected: self.packed_len(),
                 got: noise.len(),
-            });
+            }));
         }
         for &z in noise {
             finite("noise", z)?;
@@ -438,19 +428,10 @@ pub fn spectral_bound(
     count: u64,
     alpha: f64,
 ) -> Result<f64, PrivacyError> {
-    if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(PrivacyError::OutOfRange {
-            name: "alpha",
-            value: alpha,
-            reason: "must lie in (0, 1)",
-        });
-    }
-    if d == 0 || m == 0 || count == 0 {
-        return Err(PrivacyError::ZeroCount {
-            what: "dimension, node count and number of matrices",
-            got: 0,
-        });
-    }
+    open_unit("alpha", alpha)?;
+    at_least_one("dimension", d)?;
+    at_least_one("node count", m)?;
+    at_least_one("number of matrices", count)?;
     let v = m as f64 * sigma * sigma * d as f64;
     Ok((2.0 * v * (2.0 * d as f64 * count as f64 / alpha).ln()).sqrt())
 }

@@ -6,10 +6,11 @@ use rand::Rng;
 
 use crate::accountant::rdp::subsampled_gaussian_rdp;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
-use crate::error::PrivacyError;
+use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
-use crate::params::{NoiseMultiplier, SamplingRate, finite};
+use crate::params::{NoiseMultiplier, SamplingRate, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+use validation::{finite, non_negative, positive};
 
 /// Poisson-subsampled Gaussian aggregation of `N` participants' vectors into `P` weighted
 /// aggregates (one per sub-region in DP-FTS-DE; `P = 1` is DP-FedAvg).
@@ -102,7 +103,7 @@ impl SubsampledGaussian {
     /// at every order `2..=33` (a noise multiplier so small that no claim can be stated).
     pub fn new(q: f64, clip: f64, noise_multiplier: f64) -> Result<Self, PrivacyError> {
         let q = SamplingRate::new(q)?;
-        let clip = crate::mechanisms::laplace::positive_sensitivity(clip)?.get();
+        let clip = Sensitivity::positive(clip)?.get();
         let z = NoiseMultiplier::new(noise_multiplier)?;
         let orders = rdp_orders();
         let one_step_rdp = subsampled_gaussian_rdp(q.get(), z.get(), &orders)?;
@@ -164,7 +165,7 @@ impl SubsampledGaussian {
     /// The claim for `steps >= 1` rounds: the one-round RDP curve times `steps` (RDP composes
     /// additively at each order, Mironov 2017, Prop. 1).
     pub fn composed_claim(&self, steps: u64) -> Result<PrivacyClaim, PrivacyError> {
-        let steps = crate::params::at_least_one("steps", steps)? as f64;
+        let steps = validation::at_least_one("steps", steps)? as f64;
         let eps: Vec<f64> = self.one_step_rdp.iter().map(|e| e * steps).collect();
         Ok(self.claim_from(steps, Guarantee::rdp_curve(rdp_orders(), eps)?))
     }
@@ -190,43 +191,31 @@ impl SubsampledGaussian {
         weights: ArrayView2<'_, f64>,
     ) -> Result<f64, PrivacyError> {
         if vectors.nrows() != weights.nrows() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "weights per participant",
                 expected: vectors.nrows(),
                 got: weights.nrows(),
-            });
+            }));
         }
         if weights.ncols() == 0 {
-            return Err(PrivacyError::Empty {
+            return Err(PrivacyError::Input(InputError::Empty {
                 what: "weight columns (sub-regions)",
-            });
+            }));
         }
         if vectors.nrows() == 0 {
-            return Err(PrivacyError::Empty {
+            return Err(PrivacyError::Input(InputError::Empty {
                 what: "participants",
-            });
+            }));
         }
         for &v in vectors {
             finite("participant vector entry", v)?;
         }
         let mut phi_max: f64 = 0.0;
         for &w in weights {
-            if !(w.is_finite() && w >= 0.0) {
-                return Err(PrivacyError::OutOfRange {
-                    name: "weight",
-                    value: w,
-                    reason: "must be finite and >= 0",
-                });
-            }
+            non_negative("weight", w)?;
             phi_max = phi_max.max(w);
         }
-        if phi_max == 0.0 {
-            return Err(PrivacyError::OutOfRange {
-                name: "max weight",
-                value: 0.0,
-                reason: "must be > 0",
-            });
-        }
+        positive("max weight", phi_max)?;
         Ok(phi_max)
     }
 
@@ -250,18 +239,18 @@ impl SubsampledGaussian {
         self.check(vectors, weights)?;
         let (p, m) = (weights.ncols(), vectors.ncols());
         if selected.len() != vectors.nrows() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "selection per participant",
                 expected: vectors.nrows(),
                 got: selected.len(),
-            });
+            }));
         }
         if noise.dim() != (p, m) {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "noise rows x columns",
                 expected: p * m,
                 got: noise.len(),
-            });
+            }));
         }
         let mut out = Array2::zeros((p, m));
         for (n, row) in vectors.axis_iter(Axis(0)).enumerate() {

@@ -9,10 +9,10 @@ use crate::accountant::zcdp::{ZcdpConversion, rho_for_target};
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::mechanism::Mechanism;
-use crate::mechanisms::laplace::positive_sensitivity;
 use crate::mechanisms::matrix::{pack_upper, packed_len, spectral_bound, unpack_symmetric};
-use crate::params::{Delta, Epsilon, NoiseScale, Rho, at_least_one, finite};
+use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+use validation::{InputError, Interval, at_least_one, finite};
 
 /// The number of tree levels for a horizon `T >= 1`: `floor(log2 T) + 1`. Each datum lies in
 /// at most one node per level, and each prefix sum is the sum of at most this many nodes.
@@ -41,7 +41,7 @@ pub fn node_sigma(
     conversion: ZcdpConversion,
 ) -> Result<f64, PrivacyError> {
     let levels = tree_levels(horizon)? as f64;
-    let s = positive_sensitivity(l2_sensitivity)?.get();
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
     let rho = rho_for_target(epsilon, delta, conversion)?;
     Ok(s * (levels / (2.0 * rho)).sqrt())
 }
@@ -92,13 +92,13 @@ impl TreeAggregation {
         sigma: f64,
     ) -> Result<Self, PrivacyError> {
         let levels = tree_levels(horizon)?;
-        let sensitivity = positive_sensitivity(l2_sensitivity)?.get();
+        let sensitivity = Sensitivity::positive(l2_sensitivity)?.get();
         let sigma = NoiseScale::new(sigma)?;
         let n = shape.packed();
         if n == 0 {
-            return Err(PrivacyError::Empty {
+            return Err(PrivacyError::Input(InputError::Empty {
                 what: "stream item",
-            });
+            }));
         }
         Ok(Self {
             shape,
@@ -123,7 +123,7 @@ impl TreeAggregation {
         l2_sensitivity: f64,
         conversion: ZcdpConversion,
     ) -> Result<Self, PrivacyError> {
-        let s = positive_sensitivity(l2_sensitivity)?.get();
+        let s = Sensitivity::positive(l2_sensitivity)?.get();
         let sigma = node_sigma(
             horizon,
             epsilon,
@@ -202,11 +202,12 @@ impl TreeAggregation {
         mut noise: impl FnMut(usize) -> Result<Array1<f64>, PrivacyError>,
     ) -> Result<Array1<f64>, PrivacyError> {
         if self.t >= self.horizon {
-            return Err(PrivacyError::OutOfRange {
-                name: "stream length",
+            return Err(InputError::OutOfRange {
+                what: "stream length",
                 value: (self.t + 1) as f64,
-                reason: "exceeds the horizon T",
-            });
+                range: Interval::closed(1.0, self.horizon as f64),
+            }
+            .into());
         }
         let t = self.t + 1;
         let i = t.trailing_zeros() as usize;
@@ -231,13 +232,15 @@ impl TreeAggregation {
 
     fn packed_item(&self, x: ArrayView1<'_, f64>) -> Result<Array1<f64>, PrivacyError> {
         if x.len() != self.shape.packed() {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "tree aggregation item",
                 expected: self.shape.packed(),
                 got: x.len(),
-            });
+            }));
         }
-        x.iter().map(|&v| finite("stream item entry", v)).collect()
+        x.iter()
+            .map(|&v| Ok(finite("stream item entry", v)?))
+            .collect()
     }
 
     /// The same tree with no item pushed yet (same shape, horizon, noise, sampler and target).
@@ -263,21 +266,22 @@ impl TreeAggregation {
     ) -> Result<Array2<f64>, PrivacyError> {
         let n = self.shape.packed();
         if stream.nrows() == 0 {
-            return Err(PrivacyError::Empty { what: "stream" });
+            return Err(PrivacyError::Input(InputError::Empty { what: "stream" }));
         }
         if stream.nrows() as u64 > self.horizon {
-            return Err(PrivacyError::OutOfRange {
-                name: "stream length",
+            return Err(InputError::OutOfRange {
+                what: "stream length",
                 value: stream.nrows() as f64,
-                reason: "exceeds the horizon T",
-            });
+                range: Interval::closed(1.0, self.horizon as f64),
+            }
+            .into());
         }
         if stream.ncols() != n {
-            return Err(PrivacyError::DimensionMismatch {
+            return Err(PrivacyError::Input(InputError::DimensionMismatch {
                 context: "tree aggregation item",
                 expected: n,
                 got: stream.ncols(),
-            });
+            }));
         }
         for &v in stream {
             finite("stream item entry", v)?;
@@ -344,11 +348,11 @@ impl TreeAggregation {
         let d = match self.shape {
             StreamShape::Symmetric(d) => d,
             StreamShape::Vector(_) => {
-                return Err(PrivacyError::DimensionMismatch {
+                return Err(PrivacyError::Input(InputError::DimensionMismatch {
                     context: "push_matrix on a vector stream",
                     expected: 0,
                     got: m.nrows(),
-                });
+                }));
             }
         };
         let p = pack_upper(m)?;

@@ -3,7 +3,8 @@
 use crate::check::{CheckResult, Context, Outcome, verdict};
 use crate::report::CheckKind;
 use kernel::{
-    ExactGp, Kernel, KernelError, Lengthscales, Matern, MaternNu, Precomputed, SquaredExponential,
+    ExactGp, InputError, Kernel, KernelError, Lengthscales, Matern, MaternNu, Precomputed,
+    SquaredExponential,
 };
 use ndarray::array;
 
@@ -20,34 +21,34 @@ pub(super) fn typed_errors(_ctx: &Context) -> CheckResult {
         (
             "lengthscale 0",
             SquaredExponential::isotropic(0.0).map(drop),
-            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+            |x| matches!(x, KernelError::Input(InputError::NotPositive { .. })),
         ),
         (
             "lengthscale -1",
             Lengthscales::per_dimension(vec![0.2, -1.0]).map(drop),
-            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+            |x| matches!(x, KernelError::Input(InputError::NotPositive { .. })),
         ),
         (
             "variance NaN",
             SquaredExponential::new(f64::NAN, Lengthscales::Isotropic(1.0)).map(drop),
-            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+            |x| matches!(x, KernelError::Input(InputError::NotPositive { .. })),
         ),
         (
             "Matérn variance -2",
             Matern::new(MaternNu::Half, -2.0, Lengthscales::Isotropic(1.0)).map(drop),
-            |x| matches!(x, KernelError::NonPositiveParameter { .. }),
+            |x| matches!(x, KernelError::Input(InputError::NotPositive { .. })),
         ),
         (
             "NaN input",
             se.value(array![f64::NAN].view(), array![0.0].view())
                 .map(drop),
-            |x| matches!(x, KernelError::NonFinite { .. }),
+            |x| matches!(x, KernelError::Input(InputError::NonFinite { .. })),
         ),
         (
             "dimension mismatch",
             se.value(array![0.0, 1.0].view(), array![0.0].view())
                 .map(drop),
-            |x| matches!(x, KernelError::DimensionMismatch { .. }),
+            |x| matches!(x, KernelError::Input(InputError::DimensionMismatch { .. })),
         ),
         (
             "non-PSD Gram",
@@ -60,7 +61,7 @@ pub(super) fn typed_errors(_ctx: &Context) -> CheckResult {
             |x| matches!(x, KernelError::NotSymmetric { .. }),
         ),
         ("lambda 0", ExactGp::new(se.clone(), 0.0).map(drop), |x| {
-            matches!(x, KernelError::NonPositiveParameter { .. })
+            matches!(x, KernelError::Input(InputError::NotPositive { .. }))
         }),
     ];
     let mut ok = true;
