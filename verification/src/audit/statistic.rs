@@ -139,13 +139,18 @@ impl Statistic<Vec<f64>> for MeanDifferenceProjection {
         };
         let (ma, mb) = (mean(a)?, mean(b)?);
         let w: Vec<f64> = ma.iter().zip(&mb).map(|(x, y)| x - y).collect();
-        Ok(Arc::new(move |o: &Vec<f64>| {
-            if o.len() != w.len() {
-                return 0.0;
-            }
-            o.iter().zip(&w).map(|(x, y)| x * y).sum()
-        }))
+        Ok(linear_score(w))
     }
+}
+
+/// The linear score `s(o) = <w, o>` (0 for an output of another length).
+fn linear_score(w: Vec<f64>) -> Score<Vec<f64>> {
+    Arc::new(move |o: &Vec<f64>| {
+        if o.len() != w.len() {
+            return 0.0;
+        }
+        o.iter().zip(&w).map(|(x, y)| x * y).sum()
+    })
 }
 
 /// Fisher's linear discriminant for vector outputs: `s(o) = <S^-1 (m_x - m_x'), o>` with the
@@ -248,12 +253,7 @@ impl Statistic<Vec<f64>> for FisherDiscriminant {
         let w = cholesky_solve(cov, diff, d).ok_or_else(|| {
             AuditError::Output("the pooled covariance is not positive definite".into())
         })?;
-        Ok(Arc::new(move |o: &Vec<f64>| {
-            if o.len() != w.len() {
-                return 0.0;
-            }
-            o.iter().zip(&w).map(|(x, y)| x * y).sum()
-        }))
+        Ok(linear_score(w))
     }
 }
 

@@ -26,6 +26,13 @@ pub enum Expect {
     Flagged,
 }
 
+impl Expect {
+    /// A correct mechanism that must reach `min_tightness` (if any).
+    pub const fn holds(min_tightness: Option<f64>) -> Self {
+        Self::Holds { min_tightness }
+    }
+}
+
 /// A number with four decimals, or `-` when absent.
 pub fn fmt_opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.4}"))

@@ -25,9 +25,7 @@ pub(super) fn ctl_eps1(ctx: &Context) -> CheckResult {
             m.claim().subject
         ),
         &r,
-        Expect::Holds {
-            min_tightness: Some(0.85),
-        },
+        Expect::holds(Some(0.85)),
     ))
 }
 

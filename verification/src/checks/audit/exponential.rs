@@ -22,9 +22,7 @@ pub(super) fn exponential_eps1(ctx: &Context) -> CheckResult {
         CheckKind::Audit,
         format!("{} on 20 candidates", m.claim().subject),
         &r,
-        Expect::Holds {
-            min_tightness: None,
-        },
+        Expect::holds(None),
     );
     o.measured.push_str(&format!(
         "; the largest privacy loss of this pair is {best:.4}"

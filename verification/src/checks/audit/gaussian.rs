@@ -39,9 +39,7 @@ pub(super) fn gaussian_audit(
 
 /// A correct Gaussian mechanism on query values at its sensitivity, 1, apart.
 fn holds(ctx: &Context, m: &GaussianMechanism) -> CheckResult {
-    let expect = Expect::Holds {
-        min_tightness: Some(MIN_TIGHTNESS),
-    };
+    let expect = Expect::holds(Some(MIN_TIGHTNESS));
     gaussian_audit(ctx, m, 1.0, expect, CheckKind::Audit)
 }
 

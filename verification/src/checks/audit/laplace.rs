@@ -19,9 +19,7 @@ pub(super) fn laplace_eps1(ctx: &Context) -> CheckResult {
         CheckKind::Audit,
         m.claim().subject,
         &r,
-        Expect::Holds {
-            min_tightness: Some(MIN_TIGHTNESS),
-        },
+        Expect::holds(Some(MIN_TIGHTNESS)),
     ))
 }
 
@@ -70,9 +68,7 @@ pub(super) fn control_reference_laplace(ctx: &Context) -> CheckResult {
         CheckKind::NegativeControl,
         "continuous Laplace(1) written in the auditor, claim eps = 1, black box (histogram)".into(),
         &r,
-        Expect::Holds {
-            min_tightness: Some(0.85),
-        },
+        Expect::holds(Some(0.85)),
     ))
 }
 

@@ -32,9 +32,7 @@ pub(super) fn matrix_gaussian(ctx: &Context) -> CheckResult {
         CheckKind::Audit,
         m.claim().subject,
         &r,
-        Expect::Holds {
-            min_tightness: Some(MIN_TIGHTNESS),
-        },
+        Expect::holds(Some(MIN_TIGHTNESS)),
     );
     o.measured.push_str(&format!(
         "; claim's mu = sqrt(2 rho) = 1, the pair reaches 2 / sigma = {:.4}",

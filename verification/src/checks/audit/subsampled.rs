@@ -57,9 +57,7 @@ pub(super) fn subsampled(ctx: &Context, steps: usize) -> CheckResult {
         CheckKind::Audit,
         claim.subject.clone(),
         &r,
-        Expect::Holds {
-            min_tightness: None,
-        },
+        Expect::holds(None),
     );
     let pld_violated = r.eps_lower > pld.epsilon;
     if pld_violated {

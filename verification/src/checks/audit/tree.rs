@@ -43,9 +43,7 @@ pub(super) fn tree_prefix_sums(ctx: &Context) -> CheckResult {
         CheckKind::Audit,
         claim.subject.clone(),
         &r,
-        Expect::Holds {
-            min_tightness: Some(0.85),
-        },
+        Expect::holds(Some(0.85)),
     );
     o.measured.push_str(&format!(
         "; claimed rho = {rho:.4} (mu = sqrt(2 rho) = {:.4})",
