@@ -8,7 +8,7 @@ use privacy::accountant::{
     PldSettings, ZcdpConversion, subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
 };
 use privacy::distribution_tests::hoeffding_threshold;
-use privacy::mechanisms::gaussian::gaussian_delta;
+use privacy::mechanisms::gaussian::{gaussian_delta, gaussian_epsilon};
 use privacy::mechanisms::{
     ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
     SubsampledGaussian, TreeAggregation, node_sigma,
@@ -201,16 +201,7 @@ fn pld_at_q_one_bounds_the_exact_gaussian() {
         },
     )
     .unwrap();
-    let s = (t as f64).sqrt() / z;
-    let (mut lo, mut hi) = (0.0, 50.0);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if gaussian_delta(1.0, s, mid) > d {
-            lo = mid
-        } else {
-            hi = mid
-        }
-    }
+    let hi = gaussian_epsilon(1.0, (t as f64).sqrt() / z, d).unwrap();
     assert!(pld.epsilon >= hi, "{} < exact {hi}", pld.epsilon);
     assert!(
         pld.epsilon <= hi + t as f64 * 1e-3 + 1e-3,

@@ -60,6 +60,35 @@ pub fn gaussian_delta(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
     }
 }
 
+/// The exact epsilon of the Gaussian mechanism with noise `sigma` and L2 sensitivity `Delta` at
+/// `delta`: the smallest `eps >= 0` with [`gaussian_delta`]`(sigma, Delta, eps) <= delta`
+/// (Balle & Wang 2018, Theorem 8; `delta(eps)` is decreasing in `eps`). Bisection on `[0, 1000]`
+/// to the last bits (200 halvings); an error if even `eps = 1000` leaves more than `delta`.
+pub fn gaussian_epsilon(sigma: f64, l2_sensitivity: f64, delta: f64) -> Result<f64, PrivacyError> {
+    const EPS_MAX: f64 = 1e3;
+    let sigma = NoiseScale::new(sigma)?.get();
+    let s = Sensitivity::positive(l2_sensitivity)?.get();
+    let d = Delta::positive(delta)?.get();
+    if gaussian_delta(sigma, s, EPS_MAX) > d {
+        return Err(PrivacyError::Calibration(format!(
+            "the Gaussian mechanism with sigma = {sigma} and sensitivity {s} has delta > {d} at every eps <= {EPS_MAX}"
+        )));
+    }
+    if gaussian_delta(sigma, s, 0.0) <= d {
+        return Ok(0.0);
+    }
+    let (mut lo, mut hi) = (0.0, EPS_MAX);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gaussian_delta(sigma, s, mid) > d {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(hi)
+}
+
 /// The analytic Gaussian calibration of Balle & Wang 2018 (Theorem 8, Algorithm 1 solved by
 /// bisection): the smallest `sigma` with `gaussian_delta(sigma, Delta, eps) <= delta`. Valid for
 /// every `eps > 0`, `delta` in (0, 1). `gaussian_delta` is decreasing in `sigma`; the bisection
@@ -385,6 +414,21 @@ mod tests {
                 assert!(s < classic_sigma(e, d, 1.0).unwrap());
             }
         }
+    }
+
+    #[test]
+    fn gaussian_epsilon_inverts_the_analytic_calibration() {
+        for &(e, d) in &[(0.1, 1e-5), (1.0, 1e-5), (3.0, 1e-8), (8.0, 1e-3)] {
+            let sigma = analytic_sigma(e, d, 1.0).unwrap();
+            let back = gaussian_epsilon(sigma, 1.0, d).unwrap();
+            assert!((back - e).abs() < 1e-6 * e, "eps {e}, delta {d}: {back}");
+            assert!(gaussian_delta(sigma, 1.0, back) <= d);
+        }
+        // Noise so large that eps = 0 already meets delta.
+        assert_eq!(gaussian_epsilon(1e6, 1.0, 0.5).unwrap(), 0.0);
+        assert!(gaussian_epsilon(1e-6, 1.0, 1e-10).is_err());
+        assert!(gaussian_epsilon(0.0, 1.0, 1e-5).is_err());
+        assert!(gaussian_epsilon(1.0, 1.0, 1.0).is_err());
     }
 
     #[test]
