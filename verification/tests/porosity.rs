@@ -7,18 +7,9 @@ use privacy::mechanisms::LaplaceMechanism;
 use privacy::sampler::{Grid, Norm};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use verification::audit::porosity::{Piece, ReplayRng, reachable};
+use verification::audit::porosity::{Piece, ReplayRng, TEXTBOOK_PIECES, reachable};
 
-const PIECES: [Piece; 2] = [
-    Piece {
-        start: 0,
-        end: 1 << 52,
-    },
-    Piece {
-        start: 1 << 52,
-        end: 1 << 53,
-    },
-];
+const PIECES: [Piece; 2] = TEXTBOOK_PIECES;
 
 fn image(m: &LaplaceMechanism, x: f64) -> impl Fn(u64) -> f64 + '_ {
     move |k| m.release_scalar(x, &mut ReplayRng::new(k << 11)).unwrap()

@@ -73,6 +73,19 @@ pub struct Piece {
     pub end: u64,
 }
 
+/// The pieces of the textbook samplers: they map the uniform double `k 2^-53` monotonically on
+/// `[0, 2^52)` and on `[2^52, 2^53)` (below and above 1/2).
+pub const TEXTBOOK_PIECES: [Piece; 2] = [
+    Piece {
+        start: 0,
+        end: 1 << 52,
+    },
+    Piece {
+        start: 1 << 52,
+        end: 1 << 53,
+    },
+];
+
 /// Whether some grid index `k` in one of the `pieces` gives `f(k) == y` (bitwise equality of
 /// the doubles, `+0` and `-0` identified), `f` being monotone on each piece.
 pub fn reachable(f: impl Fn(u64) -> f64, y: f64, pieces: &[Piece]) -> bool {

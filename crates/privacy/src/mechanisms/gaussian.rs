@@ -425,7 +425,10 @@ mod tests {
             assert!(gaussian_delta(sigma, 1.0, back) <= d);
         }
         // Noise so large that eps = 0 already meets delta.
-        assert!(gaussian_epsilon(1e6, 1.0, 0.5).unwrap() == 0.0, "exactly zero");
+        assert!(
+            gaussian_epsilon(1e6, 1.0, 0.5).unwrap() == 0.0,
+            "exactly zero"
+        );
         assert!(gaussian_epsilon(1e-6, 1.0, 1e-10).is_err());
         assert!(gaussian_epsilon(0.0, 1.0, 1e-5).is_err());
         assert!(gaussian_epsilon(1.0, 1.0, 1.0).is_err());

@@ -1,7 +1,7 @@
 //! Porosity (Mironov 2012): the textbook Laplace sampler leaves outputs unreachable, the
 //! hardened one does not.
 
-use crate::audit::porosity::{Piece, ReplayRng, reachable};
+use crate::audit::porosity::{ReplayRng, TEXTBOOK_PIECES, reachable};
 use crate::audit::sample_map;
 use crate::check::{CheckError, CheckResult, Context, Outcome};
 use crate::report::CheckKind;
@@ -40,16 +40,7 @@ pub(super) fn porosity_textbook(ctx: &Context) -> CheckResult {
         let mech = LaplaceMechanism::new(eps, 1.0)?.with_sampler(Sampler::Textbook);
         // The textbook sampler maps the uniform double k 2^-53 monotonically (increasing in k on
         // [0, 2^52) and on [2^52, 2^53)); we evaluate the mechanism itself on a replayed uniform.
-        let pieces = [
-            Piece {
-                start: 0,
-                end: 1 << 52,
-            },
-            Piece {
-                start: 1 << 52,
-                end: 1 << 53,
-            },
-        ];
+        let pieces = TEXTBOOK_PIECES;
         let m = &mech;
         let from_xp = move |y: f64| -> Result<bool, CheckError> {
             // The search needs a plain function of the replayed uniform; a failed release (or one
