@@ -4,12 +4,12 @@
 #![allow(clippy::float_cmp)]
 
 use approx::assert_abs_diff_eq;
-use bandit::BanditError;
 use bandit::agent::Agent;
 use bandit::baselines::{GammaSource, GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
 use bandit::runner::{RunConfig, run_trials_non_private};
+use bandit::{BanditError, InputError};
 use kernel::{ExactGp, Precomputed, SquaredExponential};
 use ndarray::{Array2, array};
 use rand::SeedableRng;
@@ -32,15 +32,23 @@ fn igp_ucb_width_matches_chowdhury_gopalan() {
     );
     assert!(matches!(
         IgpUcbParams::new(-1.0, 1.0, 0.1, 10),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::Negative {
+            what: "RKHS-norm bound B",
+            ..
+        }))
     ));
     assert!(matches!(
         IgpUcbParams::new(1.0, 1.0, 1.0, 10),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::OutOfRange {
+            what: "delta",
+            ..
+        }))
     ));
     assert!(matches!(
         IgpUcbParams::new(1.0, 1.0, 0.1, 0),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::ZeroCount {
+            what: "horizon T"
+        }))
     ));
 }
 

@@ -1,10 +1,10 @@
 //! The learner plumbing of `bandit::policy`: the tie rule (with a power check), and the
 //! select/observe guard of the bandit agents.
 
-use bandit::BanditError;
 use bandit::agent::Agent;
 use bandit::baselines::{GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::policy::{argmax, ucb_argmax};
+use bandit::{BanditError, InputError};
 use kernel::SquaredExponential;
 use ndarray::{Array1, Array2, array};
 use rand::SeedableRng;
@@ -125,7 +125,7 @@ fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
         agent.select(d.view(), rng).unwrap();
         assert!(matches!(
             agent.observe(f64::NAN),
-            Err(BanditError::NonFinite { .. })
+            Err(BanditError::Input(InputError::NonFinite { .. }))
         ));
     }
     cycle(GpUcb::new(kernel.clone(), params).unwrap(), &d, &mut rng);
@@ -146,14 +146,17 @@ fn agents_refuse_bad_decision_sets() {
     let mut ts = GpThompson::new(kernel, params).unwrap();
     assert!(matches!(
         ucb.select(empty.view(), &mut rng),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
     assert!(matches!(
         ts.select(nan.view(), &mut rng),
-        Err(BanditError::NonFinite { index: 1, .. })
+        Err(BanditError::Input(InputError::NonFinite {
+            index: Some(1),
+            ..
+        }))
     ));
     assert!(matches!(
         UniformRandom.select(empty.view(), &mut rng),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }

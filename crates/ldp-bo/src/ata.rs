@@ -11,11 +11,12 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
 use crate::ucb::scaled_width;
+use validation::{at_least_one, open_unit, positive};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -54,9 +55,7 @@ impl AtaParams {
 
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
-        if self.horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
+        at_least_one("horizon T", self.horizon)?;
         positive("lambda", self.lambda)?;
         open_unit("delta", self.delta)?;
         open_unit("Nystrom accuracy", self.accuracy)?;

@@ -10,11 +10,12 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
 use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::MomaSchedule;
 use crate::ucb::scaled_width;
+use validation::{InputError, at_least_one, open_unit, positive};
 
 /// How the epoch length `k` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -69,9 +70,7 @@ impl MomaParams {
 
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
-        if self.horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
+        at_least_one("horizon T", self.horizon)?;
         positive("lambda", self.lambda)?;
         open_unit("delta", self.delta)?;
         open_unit("Nystrom accuracy", self.accuracy)?;
@@ -82,9 +81,9 @@ impl MomaParams {
                 positive("epoch length scale", s)?;
             }
             EpochLength::Fixed(0) => {
-                return Err(LdpBoError::ZeroCount {
+                return Err(LdpBoError::Input(InputError::ZeroCount {
                     what: "epoch length k",
-                });
+                }));
             }
             EpochLength::Fixed(_) => {}
         }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use bandit::BanditError;
 use bandit::agent::Agent;
+use bandit::{BanditError, InputError};
 use kernel::{Kernel, SquaredExponential};
 use ldp_bo::{
     AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, TgpParams, TgpUcb,
@@ -50,24 +50,30 @@ fn horizon_zero_and_empty_arm_sets() {
     let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
     assert!(matches!(
         AtaGpUcb::private(k(), arms().view(), &c, AtaParams::new(0)),
-        Err(LdpBoError::ZeroCount { .. })
+        Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
         MomaGpUcb::private(k(), arms().view(), &c, MomaParams::new(0)),
-        Err(LdpBoError::ZeroCount { .. })
+        Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     let empty = Array2::<f64>::zeros((0, 1));
     assert!(matches!(
         TgpUcb::private(k(), empty.view(), &c, TgpParams::default()),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
     assert!(matches!(
         AtaGpUcb::private(k(), empty.view(), &c, AtaParams::new(10)),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
     assert!(matches!(
         MomaGpUcb::private(k(), empty.view(), &c, MomaParams::new(10)),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
 }
 
@@ -94,13 +100,17 @@ fn nan_reward_and_protocol_errors() {
     tgp.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         tgp.observe(f64::NAN),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
     let mut ata = AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap();
     ata.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         ata.observe(f64::INFINITY),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
     let mut moma =
         MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap();
@@ -111,7 +121,9 @@ fn nan_reward_and_protocol_errors() {
     ));
     assert!(matches!(
         moma.observe(f64::NAN),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
     // A decision set other than the learner's arms is refused: other values, other shapes.
     let other = Array2::from_shape_fn((5, 1), |(i, _)| i as f64);
@@ -125,19 +137,25 @@ fn nan_reward_and_protocol_errors() {
     let fewer = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 4.0);
     assert!(matches!(
         ata.select(fewer.view(), &mut rng),
-        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::DimensionMismatch { .. }
+        )))
     ));
     let wider = Array2::<f64>::zeros((5, 2));
     assert!(matches!(
         moma.select(wider.view(), &mut rng),
-        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::DimensionMismatch { .. }
+        )))
     ));
     // A non-finite arm coordinate is refused when the learner is built.
     let mut bad = arms();
     bad[[2, 0]] = f64::NAN;
     assert!(matches!(
         TgpUcb::heavy_tailed(k(), bad.view(), 1.0, 1.0, 2.0, TgpParams::default()),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { index: 2, .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { index: Some(2), .. }
+        )))
     ));
 }
 

@@ -7,8 +7,9 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
-use crate::error::{BanditError, non_negative, positive};
+use crate::error::BanditError;
 use crate::policy::{Pending, Reselect, finite_message, ucb_argmax, validate_decision_set};
+use validation::{at_least_one, non_negative, open_unit, positive};
 
 /// How `gamma_{t-1}` in the IGP-UCB width is obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -53,13 +54,7 @@ pub struct IgpUcbParams {
 impl IgpUcbParams {
     /// The paper's setting for horizon `T`: `eta = 2/T`, realised information gain.
     pub fn new(b: f64, r: f64, delta: f64, horizon: usize) -> Result<Self, BanditError> {
-        if horizon == 0 {
-            return Err(BanditError::InvalidParameter {
-                name: "horizon T",
-                expected: ">= 1",
-                value: 0.0,
-            });
-        }
+        at_least_one("horizon T", horizon)?;
         let p = Self {
             b,
             r,
@@ -75,13 +70,7 @@ impl IgpUcbParams {
     pub fn validate(&self) -> Result<(), BanditError> {
         non_negative("RKHS-norm bound B", self.b)?;
         non_negative("sub-Gaussian noise parameter R", self.r)?;
-        if !(self.delta.is_finite() && self.delta > 0.0 && self.delta < 1.0) {
-            return Err(BanditError::InvalidParameter {
-                name: "delta",
-                expected: "in (0, 1)",
-                value: self.delta,
-            });
-        }
+        open_unit("delta", self.delta)?;
         positive("eta", self.eta)?;
         if let GammaSource::Fixed(g) = self.gamma {
             non_negative("fixed gamma", g)?;
