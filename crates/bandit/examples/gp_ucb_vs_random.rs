@@ -75,15 +75,9 @@ fn main() -> Result<(), BanditError> {
         .map(|i| {
             let mut rng =
                 bandit::runner::trial_rng(base_seed, i, bandit::runner::Role::Environment);
-            format!(
-                "{:.2}",
-                problem
-                    .sample(&mut rng)
-                    .map(|p| p.rkhs_norm)
-                    .unwrap_or(f64::NAN)
-            )
+            Ok(format!("{:.2}", problem.sample(&mut rng)?.rkhs_norm))
         })
-        .collect();
+        .collect::<Result<_, BanditError>>()?;
     println!("B = ||f||_H per trial: {}", norms.join(" "));
     Ok(())
 }

@@ -49,11 +49,11 @@ fn curator_parameters() {
 fn horizon_zero_and_empty_arm_sets() {
     let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
     assert!(matches!(
-        AtaGpUcb::private(k(), arms().view(), &c, AtaParams::new(0)),
+        AtaGpUcb::private(k(), arms().view(), &c, 0, AtaParams::default()),
         Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), arms().view(), &c, MomaParams::new(0)),
+        MomaGpUcb::private(k(), arms().view(), &c, 0, MomaParams::default()),
         Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     let empty = Array2::<f64>::zeros((0, 1));
@@ -64,13 +64,13 @@ fn horizon_zero_and_empty_arm_sets() {
         )))
     ));
     assert!(matches!(
-        AtaGpUcb::private(k(), empty.view(), &c, AtaParams::new(10)),
+        AtaGpUcb::private(k(), empty.view(), &c, 10, AtaParams::default()),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::Empty { .. }
         )))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), empty.view(), &c, MomaParams::new(10)),
+        MomaGpUcb::private(k(), empty.view(), &c, 10, MomaParams::default()),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::Empty { .. }
         )))
@@ -82,9 +82,20 @@ fn negative_bound_in_the_non_private_versions() {
     assert!(
         TgpUcb::heavy_tailed(k(), arms().view(), -1.0, 1.0, 2.0, TgpParams::default()).is_err()
     );
-    assert!(AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, AtaParams::new(10)).is_err());
     assert!(
-        MomaGpUcb::heavy_tailed(k(), arms().view(), 1.0, 1.0, -3.0, MomaParams::new(10)).is_err()
+        AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, 10, AtaParams::default()).is_err()
+    );
+    assert!(
+        MomaGpUcb::heavy_tailed(
+            k(),
+            arms().view(),
+            1.0,
+            1.0,
+            -3.0,
+            10,
+            MomaParams::default()
+        )
+        .is_err()
     );
 }
 
@@ -104,7 +115,8 @@ fn nan_reward_and_protocol_errors() {
             InputError::NonFinite { .. }
         )))
     ));
-    let mut ata = AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap();
+    let mut ata =
+        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap();
     ata.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         ata.observe(f64::INFINITY),
@@ -113,7 +125,7 @@ fn nan_reward_and_protocol_errors() {
         )))
     ));
     let mut moma =
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap();
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap();
     moma.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         moma.select(a.view(), &mut rng),
@@ -209,12 +221,12 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
     );
     check(
         "LDP-ATA-GP-UCB",
-        AtaGpUcb::private(k(), a.view(), &c, AtaParams::new(10)).unwrap(),
+        AtaGpUcb::private(k(), a.view(), &c, 10, AtaParams::default()).unwrap(),
         private,
     );
     check(
         "LDP-MoMA-GP-UCB",
-        MomaGpUcb::private(k(), a.view(), &c, MomaParams::new(10)).unwrap(),
+        MomaGpUcb::private(k(), a.view(), &c, 10, MomaParams::default()).unwrap(),
         private,
     );
     check(
@@ -224,12 +236,12 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
     );
     check(
         "ATA-GP-UCB",
-        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap(),
+        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap(),
         || 0.5,
     );
     check(
         "MoMA-GP-UCB",
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap(),
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap(),
         || 0.5,
     );
 }
@@ -252,10 +264,10 @@ proptest! {
         if let Ok(c) = CtlCurator::new(eps, b, r) {
             let tp = TgpParams { lambda, delta, beta_scale: scale, ..TgpParams::default() };
             let _ = TgpUcb::private(k(), arms().view(), &c, tp);
-            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::new(horizon) };
-            let _ = AtaGpUcb::private(k(), arms().view(), &c, ap);
-            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::new(horizon) };
-            let _ = MomaGpUcb::private(k(), arms().view(), &c, mp);
+            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::default() };
+            let _ = AtaGpUcb::private(k(), arms().view(), &c, horizon, ap);
+            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::default() };
+            let _ = MomaGpUcb::private(k(), arms().view(), &c, horizon, mp);
         }
         let _ = TgpUcb::heavy_tailed(k(), arms().view(), b, r, eps, TgpParams::default());
         let _ = ldp_bo::schedule::TgpSchedule::new(b, r, eps, lambda, delta);
