@@ -296,7 +296,13 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
                       _: &mut ChaCha20Rng| {
         GpUcb::new(
             e.info.1.clone(),
-            IgpUcbParams::new(e.info.0, 1.0, 0.1, config.horizon)?,
+            config.horizon,
+            IgpUcbParams {
+                b: e.info.0,
+                r: 1.0,
+                delta: 0.1,
+                ..IgpUcbParams::default()
+            },
         )
     };
     let make_curator = |_: &_, _: &mut ChaCha20Rng| Ok::<_, std::convert::Infallible>(Shift);
