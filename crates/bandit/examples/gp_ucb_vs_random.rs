@@ -56,7 +56,13 @@ fn main() -> Result<(), BanditError> {
     let ucb = run_trials_non_private(&config, env, |e, _| {
         GpUcb::new(
             e.info.1.clone(),
-            IgpUcbParams::new(e.info.0, 1.0, 0.1, horizon)?,
+            horizon,
+            IgpUcbParams {
+                b: e.info.0,
+                r: 1.0,
+                delta: 0.1,
+                ..IgpUcbParams::default()
+            },
         )
     })?;
     summary("gp-ucb", &ucb, t.elapsed().as_secs_f64());
@@ -66,7 +72,13 @@ fn main() -> Result<(), BanditError> {
         let ts = run_trials_non_private(&config, env, |e, _| {
             GpThompson::new(
                 e.info.1.clone(),
-                IgpUcbParams::new(e.info.0, 1.0, 0.1, horizon)?,
+                horizon,
+                IgpUcbParams {
+                    b: e.info.0,
+                    r: 1.0,
+                    delta: 0.1,
+                    ..IgpUcbParams::default()
+                },
             )
         })?;
         summary("gp-ts", &ts, t.elapsed().as_secs_f64());
@@ -75,15 +87,9 @@ fn main() -> Result<(), BanditError> {
         .map(|i| {
             let mut rng =
                 bandit::runner::trial_rng(base_seed, i, bandit::runner::Role::Environment);
-            format!(
-                "{:.2}",
-                problem
-                    .sample(&mut rng)
-                    .map(|p| p.rkhs_norm)
-                    .unwrap_or(f64::NAN)
-            )
+            Ok(format!("{:.2}", problem.sample(&mut rng)?.rkhs_norm))
         })
-        .collect();
+        .collect::<Result<_, BanditError>>()?;
     println!("B = ||f||_H per trial: {}", norms.join(" "));
     Ok(())
 }

@@ -8,7 +8,8 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{BanditError, ensure_finite};
+use crate::error::{BanditError, InputError};
+use validation::ensure_finite;
 
 /// A non-empty finite set of points in `R^d` (the rows of an `n x d` array).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,14 +21,14 @@ impl FiniteDomain {
     /// Validate and wrap a set of points: at least one point, `d >= 1`, all finite.
     pub fn new(points: Array2<f64>) -> Result<Self, BanditError> {
         if points.nrows() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "finite domain (no points)",
-            });
+            }));
         }
         if points.ncols() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "finite domain (points of dimension 0)",
-            });
+            }));
         }
         ensure_finite("finite domain", points.iter())?;
         Ok(Self { points })
@@ -76,16 +77,16 @@ impl BoxDomain {
     /// Validate a box: equal lengths, `d >= 1`, finite bounds with `lower[i] < upper[i]`.
     pub fn new(lower: Array1<f64>, upper: Array1<f64>) -> Result<Self, BanditError> {
         if lower.is_empty() {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "box (dimension 0)",
-            });
+            }));
         }
         if lower.len() != upper.len() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "box upper bounds",
                 expected: lower.len(),
                 got: upper.len(),
-            });
+            }));
         }
         for (dim, (&l, &u)) in lower.iter().zip(upper.iter()).enumerate() {
             if !(l.is_finite() && u.is_finite() && l < u) {
@@ -163,16 +164,16 @@ impl BoxDomain {
     /// `j / 99`, `j = 0..99`; the DP-FTS-DE synthetic domain is `grid(&[1000])`.
     pub fn grid(&self, counts: &[usize]) -> Result<FiniteDomain, BanditError> {
         if counts.len() != self.dim() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "grid counts per dimension",
                 expected: self.dim(),
                 got: counts.len(),
-            });
+            }));
         }
         if counts.contains(&0) {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "grid (a dimension with 0 points)",
-            });
+            }));
         }
         let axes: Vec<Vec<f64>> = counts
             .iter()
@@ -369,11 +370,11 @@ impl Partition {
     /// sub-region is left without a point ([`BanditError::EmptySubRegion`]).
     pub fn assign_points(&self, domain: &FiniteDomain) -> Result<Vec<Vec<usize>>, BanditError> {
         if domain.dim() != self.bounds.dim() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "partition of a finite domain",
                 expected: self.bounds.dim(),
                 got: domain.dim(),
-            });
+            }));
         }
         let mut cells = vec![Vec::new(); self.n_cells()];
         for (i, x) in domain.points().rows().into_iter().enumerate() {

@@ -4,9 +4,10 @@ use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
 
 use crate::domain::BoxDomain;
-use crate::error::{BanditError, ensure_finite};
+use crate::error::{BanditError, InputError};
 use crate::noise::RewardModel;
 use crate::objective::Objective;
+use validation::{Interval, ensure_finite, in_range, index_in};
 
 /// A bandit environment: each round it offers a decision set (fixed or freshly drawn), knows
 /// the mean reward `f(x)` of every candidate (for the pseudo-regret, never shown to the
@@ -63,37 +64,33 @@ impl FixedSetEnvironment {
         reward: RewardModel,
     ) -> Result<Self, BanditError> {
         if points.nrows() == 0 || points.ncols() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "decision set",
-            });
+            }));
         }
         ensure_finite("decision set", points.iter())?;
         if means.len() != points.nrows() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "mean rewards (one per point)",
                 expected: points.nrows(),
                 got: means.len(),
-            });
+            }));
         }
         ensure_finite("mean rewards", means.iter())?;
         reward.validate()?;
-        if matches!(reward, RewardModel::Bernoulli)
-            && let Some(&value) = means.iter().find(|m| !(0.0..=1.0).contains(*m))
-        {
-            return Err(BanditError::InvalidParameter {
-                name: "mean reward of a Bernoulli arm",
-                expected: "in [0, 1]",
-                value,
-            });
+        if matches!(reward, RewardModel::Bernoulli) {
+            for &m in &means {
+                in_range("mean reward of a Bernoulli arm", m, Interval::UNIT)?;
+            }
         }
         if let RewardModel::Rows(r) = &reward
             && r.table().ncols() != points.nrows()
         {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "reward table columns (one per arm)",
                 expected: points.nrows(),
                 got: r.table().ncols(),
-            });
+            }));
         }
         let optimum = means.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
         Ok(Self {
@@ -194,32 +191,27 @@ impl<O: Objective> SampledBoxEnvironment<O> {
         reward: RewardModel,
     ) -> Result<Self, BanditError> {
         if n_candidates == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "decision set (n_candidates = 0)",
-            });
+            }));
         }
         if objective.dim() != bounds.dim() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "objective on a box",
                 expected: bounds.dim(),
                 got: objective.dim(),
-            });
+            }));
         }
         reward.validate()?;
         if matches!(reward, RewardModel::Rows(_)) {
-            return Err(BanditError::InvalidParameter {
-                name: "reward model of a continuous box (data rows need arm indices)",
-                expected: "an additive noise model or Bernoulli",
-                value: f64::NAN,
+            return Err(BanditError::RewardModelUnsupported {
+                reason: "data rows need arm indices; a continuous box needs an additive noise \
+                         model or Bernoulli",
             });
         }
         let optimum = objective
             .maximum()
-            .ok_or(BanditError::InvalidParameter {
-                name: "known maximum of the objective (needed for the regret on a box)",
-                expected: "available",
-                value: f64::NAN,
-            })?
+            .ok_or(BanditError::MaximumUnknown)?
             .value;
         let d = bounds.dim();
         Ok(Self {
@@ -335,19 +327,19 @@ impl RecordedStream {
     /// per round and one column per arm.
     pub fn new(arms: Array2<f64>, rewards: Array2<f64>) -> Result<Self, BanditError> {
         if arms.nrows() == 0 || arms.ncols() == 0 {
-            return Err(BanditError::Empty { what: "arm set" });
+            return Err(BanditError::Input(InputError::Empty { what: "arm set" }));
         }
         if rewards.nrows() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "recorded reward stream",
-            });
+            }));
         }
         if rewards.ncols() != arms.nrows() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "recorded rewards: one column per arm",
                 expected: arms.nrows(),
                 got: rewards.ncols(),
-            });
+            }));
         }
         ensure_finite("arm coordinate", arms.iter())?;
         ensure_finite("recorded reward", rewards.iter())?;
@@ -374,13 +366,7 @@ impl Environment for RecordedStream {
         round: usize,
         _rng: &mut R,
     ) -> Result<(), BanditError> {
-        if round >= self.rewards.nrows() {
-            return Err(BanditError::InvalidParameter {
-                name: "round of a recorded stream",
-                expected: "below the number of recorded rounds",
-                value: round as f64,
-            });
-        }
+        index_in("round of a recorded stream", round, self.rewards.nrows())?;
         self.round = round;
         Ok(())
     }

@@ -1,54 +1,29 @@
-//! The bandit crate's error type.
+//! The bandit crate's error type: the shared bad-input vocabulary ([`InputError`], from the
+//! `validation` crate) plus what only domains, environments, data sets and the runner can get
+//! wrong.
 
 use std::path::PathBuf;
 
 use kernel::KernelError;
 use thiserror::Error;
 
+pub use validation::InputError;
+
 /// A boxed error from an agent, a curator or a factory of another crate.
 pub type BoxedError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Everything that can go wrong in the bandit crate. Each kind of bad input has its own variant
-/// and a message that says what was expected.
+/// and a message that says what was expected; the kinds every crate shares are the variants of
+/// [`InputError`], wrapped in [`BanditError::Input`].
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum BanditError {
-    /// A domain, decision set, data set or list that must be non-empty is empty.
-    #[error("{what} must not be empty")]
-    Empty {
-        /// What was empty.
-        what: &'static str,
-    },
-    /// An input contains NaN or an infinity.
-    #[error("{what} contains a non-finite value ({value}) at index {index}")]
-    NonFinite {
-        /// Which input.
-        what: &'static str,
-        /// Flat index of the first non-finite entry.
-        index: usize,
-        /// The offending value.
-        value: f64,
-    },
-    /// Two things that must have equal dimensions do not.
-    #[error("dimension mismatch in {context}: expected {expected}, got {got}")]
-    DimensionMismatch {
-        /// Where the mismatch happened.
-        context: &'static str,
-        /// The dimension that was expected.
-        expected: usize,
-        /// The dimension that was found.
-        got: usize,
-    },
-    /// A parameter is outside its admissible range.
-    #[error("{name} must be {expected}, got {value}")]
-    InvalidParameter {
-        /// Which parameter.
-        name: &'static str,
-        /// The admissible range in words ("finite and >= 0").
-        expected: &'static str,
-        /// The offending value.
-        value: f64,
-    },
+    /// Bad input of a kind shared with the other crates (see [`InputError`]): an empty domain,
+    /// decision set, data set or list; a NaN or infinite coordinate, weight or score; a
+    /// dimension mismatch; a parameter that is not positive, negative, or out of its range; a
+    /// horizon of zero.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// A box is not a box: a lower bound is not below its upper bound.
     #[error(
         "box bounds in dimension {dim} must satisfy lower < upper (both finite), got [{lower}, {upper}]"
@@ -61,6 +36,20 @@ pub enum BanditError {
         /// Its upper bound.
         upper: f64,
     },
+    /// A reward model that the environment cannot use (recorded data rows on a continuous box,
+    /// which has no arm indices).
+    #[error("unsupported reward model: {reason}")]
+    RewardModelUnsupported {
+        /// Why the reward model does not fit the environment.
+        reason: &'static str,
+    },
+    /// The regret on a continuous box needs the maximum of the objective, which the objective
+    /// does not know.
+    #[error(
+        "the objective's maximum is not known: the regret on a continuous box needs it \
+         (use a benchmark with a known optimum or a finite domain)"
+    )]
+    MaximumUnknown,
     /// A partition of a box into sub-regions cannot be built as documented.
     #[error("invalid partition: {reason}")]
     InvalidPartition {
@@ -193,43 +182,4 @@ pub enum BanditError {
     /// Result records could not be serialised.
     #[error("cannot serialise results: {0}")]
     Serialise(String),
-}
-
-/// Return an error if any entry of `values` is not finite.
-pub fn ensure_finite<'a>(
-    what: &'static str,
-    values: impl IntoIterator<Item = &'a f64>,
-) -> Result<(), BanditError> {
-    for (index, &value) in values.into_iter().enumerate() {
-        if !value.is_finite() {
-            return Err(BanditError::NonFinite { what, index, value });
-        }
-    }
-    Ok(())
-}
-
-/// Return `value` if it is finite and `>= 0`, otherwise [`BanditError::InvalidParameter`].
-pub fn non_negative(name: &'static str, value: f64) -> Result<f64, BanditError> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(value)
-    } else {
-        Err(BanditError::InvalidParameter {
-            name,
-            expected: "finite and >= 0",
-            value,
-        })
-    }
-}
-
-/// Return `value` if it is finite and `> 0`, otherwise [`BanditError::InvalidParameter`].
-pub fn positive(name: &'static str, value: f64) -> Result<f64, BanditError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(BanditError::InvalidParameter {
-            name,
-            expected: "finite and > 0",
-            value,
-        })
-    }
 }

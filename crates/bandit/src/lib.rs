@@ -13,4 +13,4 @@ pub mod policy;
 pub mod runner;
 pub mod seed;
 
-pub use error::BanditError;
+pub use error::{BanditError, InputError};

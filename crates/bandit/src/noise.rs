@@ -6,7 +6,8 @@ use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Pareto, StandardNormal, StudentT};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{BanditError, ensure_finite, non_negative, positive};
+use crate::error::{BanditError, InputError};
+use validation::{Interval, ensure_finite, in_range, non_negative, positive};
 
 /// How a reward is drawn given the mean `f(x)` of the chosen action.
 ///
@@ -62,9 +63,9 @@ impl RowRewards {
     /// Validate a non-empty, finite table.
     pub fn new(table: Array2<f64>) -> Result<Self, BanditError> {
         if table.nrows() == 0 || table.ncols() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "reward table",
-            });
+            }));
         }
         ensure_finite("reward table", table.iter())?;
         Ok(Self { table })
@@ -109,13 +110,8 @@ impl RewardModel {
     /// Centred Pareto noise with scale `x_m > 0` and shape `a > 1`.
     pub fn pareto(scale: f64, shape: f64) -> Result<Self, BanditError> {
         positive("Pareto scale x_m", scale)?;
-        if !(shape.is_finite() && shape > 1.0) {
-            return Err(BanditError::InvalidParameter {
-                name: "Pareto shape a",
-                expected: "finite and > 1 (so that the noise can be centred)",
-                value: shape,
-            });
-        }
+        // a > 1 so that the noise has a finite mean and can be centred.
+        in_range("Pareto shape a", shape, Interval::above(1.0))?;
         Ok(Self::Pareto { scale, shape })
     }
 
@@ -166,39 +162,32 @@ impl RewardModel {
                 mean + half_width * (2.0 * u - 1.0)
             }
             Self::StudentT { nu, scale } => {
-                let t = StudentT::new(*nu).map_err(|_| BanditError::InvalidParameter {
-                    name: "Student-t degrees of freedom nu",
-                    expected: "finite and > 0",
+                let t = StudentT::new(*nu).map_err(|_| InputError::NotPositive {
+                    what: "Student-t degrees of freedom nu",
                     value: *nu,
                 })?;
                 mean + scale * t.sample(rng)
             }
             Self::Pareto { scale, shape } => {
-                let p = Pareto::new(*scale, *shape).map_err(|_| BanditError::InvalidParameter {
-                    name: "Pareto shape a",
-                    expected: "finite and > 1",
+                let p = Pareto::new(*scale, *shape).map_err(|_| InputError::OutOfRange {
+                    what: "Pareto shape a",
                     value: *shape,
+                    range: Interval::above(1.0),
                 })?;
                 let x: f64 = p.sample(rng);
                 mean + (x - shape * scale / (shape - 1.0))
             }
             Self::Bernoulli => {
-                if !(0.0..=1.0).contains(&mean) {
-                    return Err(BanditError::InvalidParameter {
-                        name: "Bernoulli reward mean f(x)",
-                        expected: "in [0, 1]",
-                        value: mean,
-                    });
-                }
+                in_range("Bernoulli reward mean f(x)", mean, Interval::UNIT)?;
                 if rng.random_bool(mean) { 1.0 } else { 0.0 }
             }
             Self::Rows(r) => {
                 if arm >= r.table.ncols() {
-                    return Err(BanditError::DimensionMismatch {
+                    return Err(BanditError::Input(InputError::DimensionMismatch {
                         context: "reward table column (arm index)",
                         expected: r.table.ncols(),
                         got: arm,
-                    });
+                    }));
                 }
                 let row = rng.random_range(0..r.table.nrows());
                 r.table[[row, arm]]

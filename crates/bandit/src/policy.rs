@@ -17,7 +17,7 @@
 //! bound `mu_0 + beta sigma_0` (a stationary kernel), so a first-index rule plays row 0 in the
 //! first round of every trial, biasing it towards whatever the environment lists first.
 //!
-//! A non-finite score is an error ([`BanditError::NonFinite`]), never silently skipped.
+//! A non-finite score is an error ([`InputError::NonFinite`]), never silently skipped.
 //!
 //! [`validate_decision_set`] checks a decision set (non-empty, finite), [`FixedArms`] the
 //! fixed arm set of an algorithm that runs on one, [`finite_message`] what an agent observes.
@@ -51,11 +51,12 @@
 use ndarray::{Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngExt};
 
-use crate::error::{BanditError, ensure_finite};
+use crate::error::{BanditError, InputError};
+use validation::{ensure_finite, finite};
 
 /// The index of a largest entry of `scores`, uniform among bit-equal maxima (module docs).
 ///
-/// Errors: [`BanditError::Empty`] for no scores, [`BanditError::NonFinite`] (with the index
+/// Errors: [`InputError::Empty`] for no scores, [`InputError::NonFinite`] (with the index
 /// of the first one) for a NaN or infinite score.
 pub fn argmax<R: Rng + ?Sized>(
     scores: ArrayView1<'_, f64>,
@@ -69,8 +70,8 @@ pub fn argmax<R: Rng + ?Sized>(
 /// rule of the module docs (every arm ties under a stationary prior). A variance that rounding
 /// made slightly negative counts as 0.
 ///
-/// Errors: [`BanditError::DimensionMismatch`] when `mean` and `variance` differ in length,
-/// [`BanditError::Empty`] for no arms, [`BanditError::NonFinite`] for a non-finite bound.
+/// Errors: [`InputError::DimensionMismatch`] when `mean` and `variance` differ in length,
+/// [`InputError::Empty`] for no arms, [`InputError::NonFinite`] for a non-finite bound.
 pub fn ucb_argmax<R: Rng + ?Sized>(
     mean: ArrayView1<'_, f64>,
     variance: ArrayView1<'_, f64>,
@@ -78,11 +79,11 @@ pub fn ucb_argmax<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<usize, BanditError> {
     if mean.len() != variance.len() {
-        return Err(BanditError::DimensionMismatch {
+        return Err(BanditError::Input(InputError::DimensionMismatch {
             context: "posterior variances (one per posterior mean)",
             expected: mean.len(),
             got: variance.len(),
-        });
+        }));
     }
     let scores = mean
         .iter()
@@ -102,7 +103,11 @@ fn argmax_of<R: Rng + ?Sized>(
     let mut choice = None;
     for (index, value) in scores.enumerate() {
         if !value.is_finite() {
-            return Err(BanditError::NonFinite { what, index, value });
+            return Err(BanditError::Input(InputError::NonFinite {
+                what,
+                index: Some(index),
+                value,
+            }));
         }
         if value > best {
             best = value;
@@ -116,7 +121,7 @@ fn argmax_of<R: Rng + ?Sized>(
             }
         }
     }
-    choice.ok_or(BanditError::Empty { what })
+    choice.ok_or(BanditError::Input(InputError::Empty { what }))
 }
 
 /// Exact equality on purpose: only bit-equal scores (such as the prior's in the first round)
@@ -129,30 +134,22 @@ fn is_tie(a: f64, b: f64) -> bool {
 /// Check a decision set offered to an agent: at least one row (candidate) and one column
 /// (dimension), every coordinate finite.
 ///
-/// Errors: [`BanditError::Empty`], [`BanditError::NonFinite`] (flat row-major index).
+/// Errors: [`InputError::Empty`], [`InputError::NonFinite`] (flat row-major index).
 pub fn validate_decision_set(decision_set: ArrayView2<'_, f64>) -> Result<(), BanditError> {
     if decision_set.nrows() == 0 || decision_set.ncols() == 0 {
-        return Err(BanditError::Empty {
+        return Err(BanditError::Input(InputError::Empty {
             what: "decision set",
-        });
+        }));
     }
-    ensure_finite("decision set", decision_set.iter())
+    Ok(ensure_finite("decision set", decision_set.iter())?)
 }
 
 /// `Ok(value)` for a finite message value (a reward, raw or privatised), else
-/// [`BanditError::NonFinite`]: an agent checks what it observes before it enters any
+/// [`InputError::NonFinite`]: an agent checks what it observes before it enters any
 /// statistic (a NaN would otherwise pass through truncation `y 1{|y| <= b}` as 0, or poison a
 /// posterior).
 pub fn finite_message(value: f64) -> Result<f64, BanditError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(BanditError::NonFinite {
-            what: "message value",
-            index: 0,
-            value,
-        })
-    }
+    Ok(finite("message value", value)?)
 }
 
 /// The fixed finite arm set `D` of an algorithm that runs on one (Zhou & Tan 2021 run all
@@ -191,22 +188,22 @@ impl FixedArms {
     /// Check that `decision_set` is this arm set, entry for entry (the runner hands the same
     /// array each round).
     ///
-    /// Errors: [`BanditError::DimensionMismatch`] for another shape,
+    /// Errors: [`InputError::DimensionMismatch`] for another shape,
     /// [`BanditError::DecisionSetChanged`] (first differing row and column) for other values.
     pub fn check(&self, decision_set: ArrayView2<'_, f64>) -> Result<(), BanditError> {
         if decision_set.nrows() != self.arms.nrows() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "decision set rows (the learner's fixed arm set)",
                 expected: self.arms.nrows(),
                 got: decision_set.nrows(),
-            });
+            }));
         }
         if decision_set.ncols() != self.arms.ncols() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "decision set columns (the learner's fixed arm set)",
                 expected: self.arms.ncols(),
                 got: decision_set.ncols(),
-            });
+            }));
         }
         if decision_set == self.arms.view() {
             return Ok(());
@@ -309,19 +306,25 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
         assert!(matches!(
             argmax(ArrayView1::from(&[] as &[f64]), &mut rng),
-            Err(BanditError::Empty { .. })
+            Err(BanditError::Input(InputError::Empty { .. }))
         ));
         assert!(matches!(
             argmax(array![0.0, f64::NAN, 1.0].view(), &mut rng),
-            Err(BanditError::NonFinite { index: 1, .. })
+            Err(BanditError::Input(InputError::NonFinite {
+                index: Some(1),
+                ..
+            }))
         ));
         assert!(matches!(
             argmax(array![f64::NEG_INFINITY].view(), &mut rng),
-            Err(BanditError::NonFinite { index: 0, .. })
+            Err(BanditError::Input(InputError::NonFinite {
+                index: Some(0),
+                ..
+            }))
         ));
         assert!(matches!(
             ucb_argmax(array![0.0].view(), array![0.0, 1.0].view(), 1.0, &mut rng),
-            Err(BanditError::DimensionMismatch { .. })
+            Err(BanditError::Input(InputError::DimensionMismatch { .. }))
         ));
         assert!(matches!(
             ucb_argmax(
@@ -330,7 +333,7 @@ mod tests {
                 f64::INFINITY,
                 &mut rng
             ),
-            Err(BanditError::NonFinite { .. })
+            Err(BanditError::Input(InputError::NonFinite { .. }))
         ));
     }
 
@@ -342,19 +345,19 @@ mod tests {
         arms.check(array![[0.0, 1.0], [2.0, 3.0]].view()).unwrap();
         assert!(matches!(
             arms.check(array![[0.0, 1.0]].view()),
-            Err(BanditError::DimensionMismatch {
+            Err(BanditError::Input(InputError::DimensionMismatch {
                 expected: 2,
                 got: 1,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             arms.check(array![[0.0], [2.0]].view()),
-            Err(BanditError::DimensionMismatch {
+            Err(BanditError::Input(InputError::DimensionMismatch {
                 expected: 2,
                 got: 1,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             arms.check(array![[0.0, 1.0], [2.0, 3.5]].view()),
@@ -362,15 +365,18 @@ mod tests {
         ));
         assert!(matches!(
             FixedArms::new(Array2::<f64>::zeros((0, 1)).view()),
-            Err(BanditError::Empty { .. })
+            Err(BanditError::Input(InputError::Empty { .. }))
         ));
         assert!(matches!(
             FixedArms::new(Array2::<f64>::zeros((3, 0)).view()),
-            Err(BanditError::Empty { .. })
+            Err(BanditError::Input(InputError::Empty { .. }))
         ));
         assert!(matches!(
             FixedArms::new(array![[0.0], [f64::NAN]].view()),
-            Err(BanditError::NonFinite { index: 1, .. })
+            Err(BanditError::Input(InputError::NonFinite {
+                index: Some(1),
+                ..
+            }))
         ));
     }
 

@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::{Agent, Curator, Feedback, Identity};
 use crate::env::Environment;
-use crate::error::BanditError;
+use crate::error::{BanditError, InputError};
 pub use crate::seed::{Role, seed_key, trial_rng};
 
 /// What a batch runs.
@@ -392,9 +392,9 @@ where
         if n_actions == 0 {
             return Err(env_error(
                 round,
-                BanditError::Empty {
+                BanditError::Input(InputError::Empty {
                     what: "decision set",
-                },
+                }),
             ));
         }
         let action = agent
@@ -420,11 +420,11 @@ where
             };
             return Err(env_error(
                 round,
-                BanditError::NonFinite {
+                BanditError::Input(InputError::NonFinite {
                     what,
-                    index: action,
+                    index: Some(action),
                     value,
-                },
+                }),
             ));
         }
         let reward = env

@@ -4,12 +4,12 @@
 #![allow(clippy::float_cmp)]
 
 use approx::assert_abs_diff_eq;
-use bandit::BanditError;
 use bandit::agent::Agent;
 use bandit::baselines::{GammaSource, GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
 use bandit::runner::{RunConfig, run_trials_non_private};
+use bandit::{BanditError, InputError};
 use kernel::{ExactGp, Precomputed, SquaredExponential};
 use ndarray::{Array2, array};
 use rand::SeedableRng;
@@ -17,8 +17,20 @@ use rand_chacha::ChaCha20Rng;
 
 #[test]
 fn igp_ucb_width_matches_chowdhury_gopalan() {
-    let p = IgpUcbParams::new(2.0, 0.5, 0.1, 100).unwrap();
-    assert_abs_diff_eq!(p.lambda(), 1.02, epsilon = 1e-15);
+    let p = IgpUcbParams {
+        b: 2.0,
+        r: 0.5,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
+    assert_eq!(IgpUcbParams::default().delta, 0.1);
+    assert_eq!(p.eta_for(100).unwrap(), 0.02);
+    assert_abs_diff_eq!(p.lambda_for(100).unwrap(), 1.02, epsilon = 1e-15);
+    let overridden = IgpUcbParams {
+        eta: Some(0.5),
+        ..p
+    };
+    assert_abs_diff_eq!(overridden.lambda_for(100).unwrap(), 1.5, epsilon = 1e-15);
     // beta^{1/2} = B + R sqrt(2 (gamma + 1 + ln(1/delta))).
     assert_abs_diff_eq!(
         p.width(3.0, 1.0),
@@ -31,24 +43,54 @@ fn igp_ucb_width_matches_chowdhury_gopalan() {
         epsilon = 1e-15
     );
     assert!(matches!(
-        IgpUcbParams::new(-1.0, 1.0, 0.1, 10),
-        Err(BanditError::InvalidParameter { .. })
+        IgpUcbParams { b: -1.0, ..p }.validate(),
+        Err(BanditError::Input(InputError::Negative {
+            what: "RKHS-norm bound B",
+            ..
+        }))
     ));
     assert!(matches!(
-        IgpUcbParams::new(1.0, 1.0, 1.0, 10),
-        Err(BanditError::InvalidParameter { .. })
+        IgpUcbParams { delta: 1.0, ..p }.validate(),
+        Err(BanditError::Input(InputError::OutOfRange {
+            what: "delta",
+            ..
+        }))
     ));
     assert!(matches!(
-        IgpUcbParams::new(1.0, 1.0, 0.1, 0),
-        Err(BanditError::InvalidParameter { .. })
+        p.eta_for(0),
+        Err(BanditError::Input(InputError::ZeroCount {
+            what: "horizon T"
+        }))
+    ));
+    assert!(matches!(
+        GpUcb::new(SquaredExponential::isotropic(0.2).unwrap(), 0, p),
+        Err(BanditError::Input(InputError::ZeroCount {
+            what: "horizon T"
+        }))
+    ));
+    assert!(matches!(
+        IgpUcbParams {
+            eta: Some(0.0),
+            ..p
+        }
+        .validate(),
+        Err(BanditError::Input(InputError::NotPositive {
+            what: "eta",
+            ..
+        }))
     ));
 }
 
 #[test]
 fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams::new(1.0, 1.0, 0.1, 50).unwrap();
-    let mut agent = GpUcb::new(kernel.clone(), params).unwrap();
+    let params = IgpUcbParams {
+        b: 1.0,
+        r: 1.0,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
+    let mut agent = GpUcb::new(kernel.clone(), 50, params).unwrap();
     let d = Array2::from_shape_fn((21, 1), |(i, _)| i as f64 / 20.0);
     let mut rng = ChaCha20Rng::seed_from_u64(0);
     assert!(matches!(
@@ -60,7 +102,7 @@ fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
     // fresh agents the first choice is not always the same row.
     let firsts: Vec<usize> = (0..20)
         .map(|_| {
-            GpUcb::new(kernel.clone(), params)
+            GpUcb::new(kernel.clone(), 50, params)
                 .unwrap()
                 .select(d.view(), &mut rng)
                 .unwrap()
@@ -70,7 +112,7 @@ fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
     let first = agent.select(d.view(), &mut rng).unwrap();
     agent.observe(-1.0).unwrap();
     // Recompute the rule by hand from the posterior after a few observations.
-    let mut gp = ExactGp::new(kernel, params.lambda()).unwrap();
+    let mut gp = ExactGp::new(kernel, params.lambda_for(50).unwrap()).unwrap();
     gp.observe(d.row(first), -1.0).unwrap();
     for y in [0.3, 0.7, -0.2, 0.9] {
         let a = agent.select(d.view(), &mut rng).unwrap();
@@ -92,7 +134,7 @@ fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
         gamma: GammaSource::Fixed(4.0),
         ..params
     };
-    let mut agent = GpUcb::new(SquaredExponential::isotropic(0.2).unwrap(), fixed).unwrap();
+    let mut agent = GpUcb::new(SquaredExponential::isotropic(0.2).unwrap(), 50, fixed).unwrap();
     agent.select(d.view(), &mut rng).unwrap();
     assert_abs_diff_eq!(agent.last_width(), fixed.width(4.0, 1.0), epsilon = 1e-15);
 }
@@ -105,12 +147,17 @@ fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
 fn gp_ts_samples_from_the_posterior() {
     let kernel = Precomputed::new(array![[1.0, 0.0], [0.0, 1.0]].view()).unwrap();
     let arms = kernel.arms();
-    let params = IgpUcbParams::new(0.0, 1.0, 0.1, 10).unwrap();
+    let params = IgpUcbParams {
+        b: 0.0,
+        r: 1.0,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
     let n = 2000;
     let mut rng = ChaCha20Rng::seed_from_u64(42);
     let mut ones = 0usize;
     for _ in 0..n {
-        let mut agent = GpThompson::new(kernel.clone(), params).unwrap();
+        let mut agent = GpThompson::new(kernel.clone(), 10, params).unwrap();
         ones += agent.select(arms.view(), &mut rng).unwrap();
     }
     let p = ones as f64 / n as f64;
@@ -123,7 +170,7 @@ fn gp_ts_samples_from_the_posterior() {
     // With B = R = 0 the sample is the posterior mean: after one high reward at arm 1, it
     // is played.
     let zero = IgpUcbParams { r: 0.0, ..params };
-    let mut agent = GpThompson::new(kernel, zero).unwrap();
+    let mut agent = GpThompson::new(kernel, 10, zero).unwrap();
     let a = agent.select(arms.view(), &mut rng).unwrap();
     agent.observe(if a == 1 { 5.0 } else { -5.0 }).unwrap();
     assert_eq!(agent.select(arms.view(), &mut rng).unwrap(), 1);
@@ -145,7 +192,13 @@ fn seeded_short_run_snapshot() {
     let ucb = run_trials_non_private(&config, env, |e, _| {
         GpUcb::new(
             e.info.1.clone(),
-            IgpUcbParams::new(e.info.0, 1.0, 0.1, config.horizon)?,
+            config.horizon,
+            IgpUcbParams {
+                b: e.info.0,
+                r: 1.0,
+                delta: 0.1,
+                ..IgpUcbParams::default()
+            },
         )
     })
     .unwrap();

@@ -4,9 +4,9 @@
 #![allow(clippy::float_cmp)]
 
 use approx::assert_abs_diff_eq;
-use bandit::BanditError;
 use bandit::domain::{BoxDomain, FiniteDomain, Partition};
 use bandit::noise::RewardModel;
+use bandit::{BanditError, InputError};
 use ndarray::{Array2, array};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -14,16 +14,19 @@ use rand_chacha::ChaCha20Rng;
 #[test]
 fn empty_domains_are_typed_errors() {
     let err = FiniteDomain::new(Array2::zeros((0, 1))).unwrap_err();
-    assert!(matches!(err, BanditError::Empty { .. }));
+    assert!(matches!(err, BanditError::Input(InputError::Empty { .. })));
     assert_eq!(
         err.to_string(),
         "finite domain (no points) must not be empty"
     );
     assert!(matches!(
         FiniteDomain::new(array![[f64::NAN]]),
-        Err(BanditError::NonFinite { .. })
+        Err(BanditError::Input(InputError::NonFinite { .. }))
     ));
-    assert!(matches!(BoxDomain::unit(0), Err(BanditError::Empty { .. })));
+    assert!(matches!(
+        BoxDomain::unit(0),
+        Err(BanditError::Input(InputError::Empty { .. }))
+    ));
     let err = BoxDomain::new(array![0.0, 1.0], array![1.0, 1.0]).unwrap_err();
     assert!(
         matches!(err, BanditError::InvalidBox { dim: 1, .. }),
@@ -31,7 +34,7 @@ fn empty_domains_are_typed_errors() {
     );
     assert!(matches!(
         BoxDomain::unit(2).unwrap().grid(&[3, 0]),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }
 
@@ -168,15 +171,18 @@ fn bad_noise_parameters_are_typed_errors_with_clear_messages() {
     );
     assert!(matches!(
         RewardModel::gaussian(f64::NAN),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::Negative { .. }))
     ));
     assert!(matches!(
         RewardModel::student_t(0.0, 1.0),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::NotPositive { .. }))
     ));
     assert!(matches!(
         RewardModel::pareto(1.0, 1.0),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::OutOfRange {
+            what: "Pareto shape a",
+            ..
+        }))
     ));
     // A hand-built variant with a bad parameter is caught by validate().
     assert!(
@@ -195,7 +201,7 @@ fn bad_noise_parameters_are_typed_errors_with_clear_messages() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "mean reward of a Bernoulli arm must be in [0, 1], got -0.1"
+        "mean reward of a Bernoulli arm must lie in [0, 1], got -0.1"
     );
 }
 
@@ -253,7 +259,7 @@ fn row_rewards_read_the_chosen_column() {
     }
     assert!(matches!(
         m.sample(0.0, 2, &mut rng),
-        Err(BanditError::DimensionMismatch { .. })
+        Err(BanditError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert_eq!(
         RewardModel::gaussian(0.5).unwrap().sub_gaussian_parameter(),

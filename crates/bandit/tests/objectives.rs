@@ -5,12 +5,12 @@
 #![allow(clippy::float_cmp)]
 
 use approx::assert_abs_diff_eq;
-use bandit::BanditError;
 use bandit::env::Environment;
 use bandit::objective::{
     Camelback, CentreSampling, DubeyEnvironment, DubeyObjective, GpSample, HeterogeneousAgents,
     Michalewicz, Objective, PerturbedCopies, RkhsSynthetic, StyblinskiTang,
 };
+use bandit::{BanditError, InputError};
 use kernel::Kernel;
 use ndarray::{Array1, array};
 use rand::SeedableRng;
@@ -155,19 +155,19 @@ fn objective_inputs_are_validated() {
     let f = Camelback;
     assert!(matches!(
         f.value(array![0.0].view()),
-        Err(BanditError::DimensionMismatch { .. })
+        Err(BanditError::Input(InputError::DimensionMismatch { .. }))
     ));
     assert!(matches!(
         f.value(array![0.0, f64::NAN].view()),
-        Err(BanditError::NonFinite { .. })
+        Err(BanditError::Input(InputError::NonFinite { .. }))
     ));
     assert!(matches!(
         StyblinskiTang::new(0),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
     assert!(matches!(
         Michalewicz::new(0),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }
 
@@ -226,7 +226,7 @@ fn rkhs_synthetic_is_normalised_and_built_on_the_grid() {
             ..RkhsSynthetic::default()
         }
         .sample(&mut rng),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }
 
@@ -287,7 +287,10 @@ fn gp_sample_agents_follow_dp_fts_de_appendix_b1() {
             alpha: 1.5
         }
         .sample(&sampler, &mut rng),
-        Err(BanditError::InvalidParameter { .. })
+        Err(BanditError::Input(InputError::OutOfRange {
+            what: "heterogeneity alpha",
+            ..
+        }))
     ));
 }
 
@@ -319,6 +322,6 @@ fn dubey_objective_and_decision_sets_follow_section_6_1() {
     }
     assert!(matches!(
         DubeyEnvironment::new(DubeyObjective::sample(2, &mut rng).unwrap(), 0),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }

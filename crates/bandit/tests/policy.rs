@@ -1,10 +1,10 @@
 //! The learner plumbing of `bandit::policy`: the tie rule (with a power check), and the
 //! select/observe guard of the bandit agents.
 
-use bandit::BanditError;
 use bandit::agent::Agent;
 use bandit::baselines::{GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::policy::{argmax, ucb_argmax};
+use bandit::{BanditError, InputError};
 use kernel::SquaredExponential;
 use ndarray::{Array1, Array2, array};
 use rand::SeedableRng;
@@ -76,10 +76,15 @@ fn ties_are_broken_uniformly_and_a_first_index_rule_fails_the_same_test() {
     // is uniform over the 4 candidates.
     let d = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 3.0);
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams::new(1.0, 1.0, 0.1, 50).unwrap();
+    let params = IgpUcbParams {
+        b: 1.0,
+        r: 1.0,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
     uniform_among_ties(
         |rng| {
-            GpUcb::new(kernel.clone(), params)
+            GpUcb::new(kernel.clone(), 50, params)
                 .unwrap()
                 .select(d.view(), rng)
                 .unwrap()
@@ -103,7 +108,12 @@ fn near_ties_are_ordered_as_computed() {
 fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
     let d = Array2::from_shape_fn((5, 1), |(i, _)| i as f64 / 4.0);
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams::new(1.0, 1.0, 0.1, 50).unwrap();
+    let params = IgpUcbParams {
+        b: 1.0,
+        r: 1.0,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     fn cycle<A: Agent<Message = f64, Error = BanditError>>(
         mut agent: A,
@@ -125,11 +135,15 @@ fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
         agent.select(d.view(), rng).unwrap();
         assert!(matches!(
             agent.observe(f64::NAN),
-            Err(BanditError::NonFinite { .. })
+            Err(BanditError::Input(InputError::NonFinite { .. }))
         ));
     }
-    cycle(GpUcb::new(kernel.clone(), params).unwrap(), &d, &mut rng);
-    cycle(GpThompson::new(kernel, params).unwrap(), &d, &mut rng);
+    cycle(
+        GpUcb::new(kernel.clone(), 50, params).unwrap(),
+        &d,
+        &mut rng,
+    );
+    cycle(GpThompson::new(kernel, 50, params).unwrap(), &d, &mut rng);
     // UniformRandom is stateless: no choice to attach a message to, so any message is
     // accepted (documented on the type).
     assert!(UniformRandom.observe(0.0).is_ok());
@@ -138,22 +152,30 @@ fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
 #[test]
 fn agents_refuse_bad_decision_sets() {
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams::new(1.0, 1.0, 0.1, 50).unwrap();
+    let params = IgpUcbParams {
+        b: 1.0,
+        r: 1.0,
+        delta: 0.1,
+        ..IgpUcbParams::default()
+    };
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let empty = Array2::<f64>::zeros((0, 1));
     let nan = array![[0.0], [f64::NAN]];
-    let mut ucb = GpUcb::new(kernel.clone(), params).unwrap();
-    let mut ts = GpThompson::new(kernel, params).unwrap();
+    let mut ucb = GpUcb::new(kernel.clone(), 50, params).unwrap();
+    let mut ts = GpThompson::new(kernel, 50, params).unwrap();
     assert!(matches!(
         ucb.select(empty.view(), &mut rng),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
     assert!(matches!(
         ts.select(nan.view(), &mut rng),
-        Err(BanditError::NonFinite { index: 1, .. })
+        Err(BanditError::Input(InputError::NonFinite {
+            index: Some(1),
+            ..
+        }))
     ));
     assert!(matches!(
         UniformRandom.select(empty.view(), &mut rng),
-        Err(BanditError::Empty { .. })
+        Err(BanditError::Input(InputError::Empty { .. }))
     ));
 }

@@ -3,7 +3,6 @@
 // Exact float equality is intended here: the runner and the constructions are bit-reproducible.
 #![allow(clippy::float_cmp)]
 
-use bandit::BanditError;
 use bandit::agent::{Agent, Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
 use bandit::env::{Annotated, Environment, FixedSetEnvironment};
@@ -14,6 +13,7 @@ use bandit::runner::{
     run_one_observed, run_trials, run_trials_non_private, seed_key, trial_rng,
 };
 use bandit::seed::{GOLDEN_GAMMA, mix, stream};
+use bandit::{BanditError, InputError};
 use ndarray::{ArrayView2, array};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -193,14 +193,20 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
     // A data-row reward table with a NaN is rejected when the environment is built, and so
     // are non-finite means.
     let err = RewardModel::rows(array![[1.0, f64::NAN]]).unwrap_err();
-    assert!(matches!(err, BanditError::NonFinite { .. }), "{err}");
+    assert!(
+        matches!(err, BanditError::Input(InputError::NonFinite { .. })),
+        "{err}"
+    );
     let err = FixedSetEnvironment::new(
         array![[0.0]],
         array![f64::NAN],
         RewardModel::gaussian(0.1).unwrap(),
     )
     .unwrap_err();
-    assert!(matches!(err, BanditError::NonFinite { .. }), "{err}");
+    assert!(
+        matches!(err, BanditError::Input(InputError::NonFinite { .. })),
+        "{err}"
+    );
     // A NaN reward produced at run time stops the trial with its round and action.
     let err = run_trials_non_private(
         &config,
@@ -290,7 +296,13 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
                       _: &mut ChaCha20Rng| {
         GpUcb::new(
             e.info.1.clone(),
-            IgpUcbParams::new(e.info.0, 1.0, 0.1, config.horizon)?,
+            config.horizon,
+            IgpUcbParams {
+                b: e.info.0,
+                r: 1.0,
+                delta: 0.1,
+                ..IgpUcbParams::default()
+            },
         )
     };
     let make_curator = |_: &_, _: &mut ChaCha20Rng| Ok::<_, std::convert::Infallible>(Shift);

@@ -66,10 +66,11 @@ fn per_round(cr: &mut Criterion) {
     for t in [100usize, 1000] {
         let tgp = TgpUcb::private(k.clone(), a.view(), &c, TgpParams::default()).expect("tgp");
         bench_round(cr, "ldp-tgp-ucb", tgp, &c, t);
-        let ata = AtaGpUcb::private(k.clone(), a.view(), &c, AtaParams::new(1000)).expect("ata");
+        let ata =
+            AtaGpUcb::private(k.clone(), a.view(), &c, 1000, AtaParams::default()).expect("ata");
         bench_round(cr, "ldp-ata-gp-ucb", ata, &c, t);
         let moma =
-            MomaGpUcb::private(k.clone(), a.view(), &c, MomaParams::new(1000)).expect("moma");
+            MomaGpUcb::private(k.clone(), a.view(), &c, 1000, MomaParams::default()).expect("moma");
         bench_round(cr, "ldp-moma-gp-ucb", moma, &c, t);
     }
 }

@@ -28,7 +28,7 @@ fn main() {
     };
     let source = Source::load(problem, &bandit::dataset::default_data_dir()).unwrap();
     let t0 = Instant::now();
-    let mut p = AlgorithmParams::new(tmax as u64);
+    let mut p = AlgorithmParams::default();
     if let Some(s) = args.get(6) {
         p.moma.beta_scale = s.parse().unwrap();
     }
@@ -53,12 +53,14 @@ fn main() {
             .map(|x| x.cumulative_regret[t - 1])
             .sum::<f64>()
             / trials as f64;
-        let slope = prev
-            .map(|(pt, pm)| (m / pm).ln() / ((t as f64) / pt).ln())
-            .unwrap_or(f64::NAN);
+        // The first horizon has no previous point, hence no local slope.
+        let slope = prev.map_or_else(
+            || "-".to_string(),
+            |(pt, pm)| format!("{:.3}", (m / pm).ln() / ((t as f64) / pt).ln()),
+        );
         let l3 = ((t as f64).ln()).powi(3);
         println!(
-            "T {t:>6} R {m:>9.2} local slope {slope:.3} R/ln^3 {:.4}",
+            "T {t:>6} R {m:>9.2} local slope {slope:>5} R/ln^3 {:.4}",
             m / l3
         );
         prev = Some((t as f64, m));

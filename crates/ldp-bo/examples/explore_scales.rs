@@ -32,7 +32,7 @@ fn main() {
                 continue;
             }
             for &s in &scales {
-                let mut p = AlgorithmParams::new(horizon as u64);
+                let mut p = AlgorithmParams::default();
                 p.ata.beta_scale = s;
                 p.tgp.beta_scale = s;
                 p.moma.beta_scale = s;

@@ -11,17 +11,16 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
 use crate::ucb::scaled_width;
+use validation::{at_least_one, open_unit, positive};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AtaParams {
-    /// Horizon `T` (enters `q`, `b_t` and `beta_t` through `ln(4 m T/delta)`).
-    pub horizon: u64,
     /// Regulariser `lambda` (line 8).
     pub lambda: f64,
     /// Confidence `delta` (Theorem 2).
@@ -38,12 +37,12 @@ pub struct AtaParams {
 /// The default scale of the ATA width (see `docs/ldp-bo.md`, "Defaults").
 pub const DEFAULT_BETA_SCALE: f64 = 0.003;
 
-impl AtaParams {
-    /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,
-    /// `beta_scale = ` [`DEFAULT_BETA_SCALE`].
-    pub fn new(horizon: u64) -> Self {
+impl Default for AtaParams {
+    /// The crate's defaults (`docs/ldp-bo.md`, "Defaults"): `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,
+    /// `beta_scale = ` [`DEFAULT_BETA_SCALE`]. The horizon `T` is not a parameter: it is
+    /// passed where the algorithm is built.
+    fn default() -> Self {
         Self {
-            horizon,
             lambda: 1.0,
             delta: 0.1,
             accuracy: 0.5,
@@ -51,12 +50,11 @@ impl AtaParams {
             beta_scale: DEFAULT_BETA_SCALE,
         }
     }
+}
 
+impl AtaParams {
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
-        if self.horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
         positive("lambda", self.lambda)?;
         open_unit("delta", self.delta)?;
         open_unit("Nystrom accuracy", self.accuracy)?;
@@ -113,10 +111,18 @@ impl<K: Kernel> AtaGpUcb<K, PrivateReward> {
         kernel: K,
         arms: ArrayView2<'_, f64>,
         curator: &CtlCurator,
+        horizon: u64,
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
         let (b, r, l) = (curator.b(), curator.r(), curator.laplace_scale());
-        Self::build(kernel, arms, b, b * b + r * r + 2.0 * l * l, params)
+        Self::build(
+            kernel,
+            arms,
+            b,
+            b * b + r * r + 2.0 * l * l,
+            horizon,
+            params,
+        )
     }
 }
 
@@ -128,9 +134,10 @@ impl<K: Kernel> AtaGpUcb<K, f64> {
         arms: ArrayView2<'_, f64>,
         b: f64,
         v: f64,
+        horizon: u64,
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
-        Self::build(kernel, arms, b, v, params)
+        Self::build(kernel, arms, b, v, horizon, params)
     }
 }
 
@@ -140,19 +147,15 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         arms: ArrayView2<'_, f64>,
         b: f64,
         v: f64,
+        horizon: u64,
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
+        at_least_one("horizon T", horizon)?;
         params.validate()?;
         let arms = FixedArms::new(arms)?;
-        let schedule = AtaSchedule::new(
-            b,
-            v,
-            params.lambda,
-            params.delta,
-            params.horizon,
-            params.accuracy,
-        )?;
-        let q = params.q_scale * schedule.accuracy.q(params.horizon, params.delta);
+        let schedule =
+            AtaSchedule::new(b, v, params.lambda, params.delta, horizon, params.accuracy)?;
+        let q = params.q_scale * schedule.accuracy.q(horizon, params.delta);
         let prior_variance = kernel.diag(arms.arms())?;
         let n = arms.len();
         Ok(Self {

@@ -14,6 +14,7 @@ use privacy::{Mechanism, PrivacyClaim, PrivacyError};
 use rand::Rng;
 
 use crate::error::LdpBoError;
+use validation::InputError;
 
 /// What a learner sees of one reward.
 pub trait RewardMessage {
@@ -67,11 +68,12 @@ impl CtlCurator {
     /// Section 4.5); `b` and `r` must be the mechanism's `B` and `R`.
     pub fn from_mechanism(mechanism: ConvertToLaplace, b: f64, r: f64) -> Result<Self, LdpBoError> {
         if (mechanism.bound() - (b + r)).abs() > 1e-12 * mechanism.bound() {
-            return Err(LdpBoError::InvalidParameter {
-                name: "B + R",
+            return Err(InputError::Unsatisfied {
+                what: "B + R",
                 value: b + r,
-                reason: "must equal the mechanism's clipping bound",
-            });
+                requirement: "must equal the mechanism's clipping bound",
+            }
+            .into());
         }
         Ok(Self { mechanism, b, r })
     }

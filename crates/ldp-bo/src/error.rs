@@ -1,53 +1,19 @@
-//! The ldp-bo crate's error type.
+//! The ldp-bo crate's error type: the shared bad-input vocabulary ([`InputError`], from the
+//! `validation` crate) plus the errors of the crates it builds on.
 
 use thiserror::Error;
+
+pub use validation::InputError;
 
 /// Everything that can go wrong in the ldp-bo crate.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum LdpBoError {
-    /// A parameter is outside its documented range.
-    #[error("{name} = {value} is invalid: {reason}")]
-    InvalidParameter {
-        /// Which parameter.
-        name: &'static str,
-        /// The value given.
-        value: f64,
-        /// What is required.
-        reason: &'static str,
-    },
-    /// The horizon or a count is zero.
-    #[error("{what} must be >= 1")]
-    ZeroCount {
-        /// Which count.
-        what: &'static str,
-    },
-    /// A reward or message is not finite.
-    #[error("{what} must be finite, got {value}")]
-    NonFinite {
-        /// Which value.
-        what: &'static str,
-        /// The offending value.
-        value: f64,
-    },
-    /// An arm index is out of range.
-    #[error("arm index {index} is out of range for {n_arms} arms")]
-    ArmOutOfRange {
-        /// The index.
-        index: usize,
-        /// Number of arms.
-        n_arms: usize,
-    },
-    /// Inputs of mismatched sizes.
-    #[error("dimension mismatch in {context}: expected {expected}, got {got}")]
-    DimensionMismatch {
-        /// Where.
-        context: &'static str,
-        /// Expected size.
-        expected: usize,
-        /// Found size.
-        got: usize,
-    },
+    /// Bad input of a kind shared with the other crates (see [`InputError`]): a parameter
+    /// that is not positive or not in its interval, a horizon or count of zero, a non-finite
+    /// reward or message, a dimension mismatch, `B + R` other than the mechanism's bound.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// An error of the kernel crate.
     #[error(transparent)]
     Kernel(#[from] kernel::KernelError),
@@ -60,43 +26,4 @@ pub enum LdpBoError {
     /// `select`, MoMA's `select` twice.
     #[error(transparent)]
     Bandit(#[from] bandit::BanditError),
-}
-
-/// `Ok(value)` when `value` is finite and `> 0`.
-pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64, LdpBoError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(LdpBoError::InvalidParameter {
-            name,
-            value,
-            reason: "must be finite and > 0",
-        })
-    }
-}
-
-/// `Ok(value)` when `value` is finite and `>= 0`.
-pub(crate) fn non_negative(name: &'static str, value: f64) -> Result<f64, LdpBoError> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(value)
-    } else {
-        Err(LdpBoError::InvalidParameter {
-            name,
-            value,
-            reason: "must be finite and >= 0",
-        })
-    }
-}
-
-/// `Ok(value)` when `value` lies in the open interval (0, 1).
-pub(crate) fn open_unit(name: &'static str, value: f64) -> Result<f64, LdpBoError> {
-    if value > 0.0 && value < 1.0 {
-        Ok(value)
-    } else {
-        Err(LdpBoError::InvalidParameter {
-            name,
-            value,
-            reason: "must lie in (0, 1)",
-        })
-    }
 }

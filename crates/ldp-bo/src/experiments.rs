@@ -180,8 +180,10 @@ pub const FIGURES: [Figure; 9] = [
     },
 ];
 
-/// The parameters of the three algorithms (the horizon is filled in per run).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The parameters of the three algorithms; `Default` is the crate's defaults
+/// (`docs/ldp-bo.md`, "Defaults"). The horizon `T` is not among them: [`run`] passes
+/// `RunConfig::horizon` to the algorithms it builds.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct AlgorithmParams {
     /// (LDP-)TGP-UCB.
     pub tgp: TgpParams,
@@ -192,13 +194,11 @@ pub struct AlgorithmParams {
 }
 
 impl AlgorithmParams {
-    /// The crate's defaults for horizon `T` (`docs/ldp-bo.md`, "Defaults").
-    pub fn new(horizon: u64) -> Self {
-        Self {
-            tgp: TgpParams::default(),
-            ata: AtaParams::new(horizon),
-            moma: MomaParams::new(horizon),
-        }
+    /// Check the parameters of the three algorithms.
+    pub fn validate(&self) -> Result<(), LdpBoError> {
+        self.tgp.validate()?;
+        self.ata.validate()?;
+        self.moma.validate()
     }
 }
 
@@ -301,22 +301,21 @@ pub fn run(
     params: &AlgorithmParams,
     config: &RunConfig,
 ) -> Result<BatchResult, LdpBoError> {
+    params.validate()?;
     let horizon = config.horizon as u64;
-    let mut p = *params;
-    p.ata.horizon = horizon;
-    p.moma.horizon = horizon;
+    let p = *params;
     match setting {
         Setting::Ldp { epsilon } => {
             let ctl = |i: &InstanceInfo| CtlCurator::new(epsilon, i.b, i.r);
             match algorithm {
                 Algorithm::Ata => batch(source, setting, config, ctl, |i| {
-                    AtaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.ata)
+                    AtaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, horizon, p.ata)
                 }),
                 Algorithm::Tgp => batch(source, setting, config, ctl, |i| {
                     TgpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.tgp)
                 }),
                 Algorithm::Moma => batch(source, setting, config, ctl, |i| {
-                    MomaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, p.moma)
+                    MomaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, horizon, p.moma)
                 }),
             }
         }
@@ -324,7 +323,14 @@ pub fn run(
             let identity = |_: &InstanceInfo| Ok::<_, std::convert::Infallible>(Identity);
             match algorithm {
                 Algorithm::Ata => batch(source, setting, config, identity, |i| {
-                    AtaGpUcb::heavy_tailed(i.kernel.clone(), i.arms.view(), i.b, i.v, p.ata)
+                    AtaGpUcb::heavy_tailed(
+                        i.kernel.clone(),
+                        i.arms.view(),
+                        i.b,
+                        i.v,
+                        horizon,
+                        p.ata,
+                    )
                 }),
                 Algorithm::Tgp => batch(source, setting, config, identity, |i| {
                     TgpUcb::heavy_tailed(i.kernel.clone(), i.arms.view(), i.b, i.alpha, i.v, p.tgp)
@@ -336,6 +342,7 @@ pub fn run(
                         i.b,
                         i.alpha,
                         i.c,
+                        horizon,
                         p.moma,
                     )
                 }),
@@ -396,7 +403,7 @@ where
 /// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
 /// `cargo xtask bench ldp-bo`: the nine panels of [`FIGURES`], each drawing the three
 /// [`Algorithm`]s in the paper's order (their private names in the LDP panels), every curve a
-/// [`run`] of the crate defaults [`AlgorithmParams::new`]`(T)` on the panel's [`Source`].
+/// [`run`] of the crate defaults [`AlgorithmParams::default`] on the panel's [`Source`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ZhouTan2021;
 
@@ -433,9 +440,20 @@ impl PaperExperiments for ZhouTan2021 {
     }
 
     fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
+        /// The record of a reproduction: the horizon every algorithm was built with, and the
+        /// algorithms' parameters.
+        #[derive(Serialize)]
+        struct Record {
+            horizon: usize,
+            #[serde(flatten)]
+            params: AlgorithmParams,
+        }
         Parameters::json(
-            "the crate defaults (`docs/ldp-bo.md`, \"Defaults\")",
-            &AlgorithmParams::new(options.horizon() as u64),
+            "the crate defaults (`docs/ldp-bo.md`, \"Defaults\") and the horizon T",
+            &Record {
+                horizon: options.horizon(),
+                params: AlgorithmParams::default(),
+            },
         )
     }
 
@@ -453,7 +471,7 @@ impl PaperExperiments for ZhouTan2021 {
                 }
             })?,
         );
-        let params = AlgorithmParams::new(options.horizon() as u64);
+        let params = AlgorithmParams::default();
         let config = options.run_config();
         let setting = panel.setting;
         Ok(Algorithm::ALL
@@ -514,7 +532,7 @@ mod tests {
             .run_figure(figure, &options, &mut |_| {})
             .unwrap();
         let source = Source::load(Problem::SyntheticSe, Path::new("unused")).unwrap();
-        let params = AlgorithmParams::new(15);
+        let params = AlgorithmParams::default();
         for (curve, algorithm) in result.curves.iter().zip(Algorithm::ALL) {
             let direct = run(
                 &source,

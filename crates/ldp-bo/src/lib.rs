@@ -15,6 +15,6 @@ mod ucb;
 
 pub use ata::{AtaGpUcb, AtaParams};
 pub use curator::{CtlCurator, PrivateReward, RewardMessage};
-pub use error::LdpBoError;
+pub use error::{InputError, LdpBoError};
 pub use moma::{EpochLength, MomaGpUcb, MomaParams};
 pub use tgp::{TgpParams, TgpUcb, TgpVariant};

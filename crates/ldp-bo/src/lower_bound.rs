@@ -17,7 +17,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{LdpBoError, positive};
+use crate::error::LdpBoError;
+use validation::{Interval, at_least_one, in_range, positive};
 
 /// The kernel family of Theorem 1.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -50,19 +51,11 @@ pub struct LowerBoundSetting {
 
 impl LowerBoundSetting {
     fn validate(&self) -> Result<(), LdpBoError> {
-        if self.dimension == 0 {
-            return Err(LdpBoError::ZeroCount { what: "dimension" });
-        }
+        at_least_one("dimension", self.dimension)?;
         positive("B", self.b)?;
         positive("epsilon", self.epsilon)?;
         positive("v", self.v)?;
-        if !(self.alpha > 0.0 && self.alpha <= 1.0) {
-            return Err(LdpBoError::InvalidParameter {
-                name: "alpha",
-                value: self.alpha,
-                reason: "must lie in (0, 1]",
-            });
-        }
+        in_range("alpha", self.alpha, Interval::open_closed(0.0, 1.0))?;
         if let LowerBoundKernel::Matern { nu } = self.kernel {
             positive("nu", nu)?;
         }
@@ -72,9 +65,7 @@ impl LowerBoundSetting {
     /// The rate of Theorem 1 at horizon `t` (no constant).
     pub fn rate(&self, t: u64) -> Result<f64, LdpBoError> {
         self.validate()?;
-        if t == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
+        at_least_one("horizon T", t)?;
         let (a, d, v, b, tt) = (self.alpha, self.dimension as f64, self.v, self.b, t as f64);
         let zeta = self.epsilon.exp_m1();
         Ok(match self.kernel {

@@ -4,6 +4,7 @@
 use ndarray::{Array1, ArrayView2};
 
 use crate::error::LdpBoError;
+use validation::{InputError, at_least_one, ensure_finite};
 
 /// The result of the median-of-means choice.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,26 +27,16 @@ pub fn median_of_means(
     v: ArrayView2<'_, f64>,
 ) -> Result<MedianOfMeans, LdpBoError> {
     let (k, m) = thetas.dim();
-    if k == 0 {
-        return Err(LdpBoError::ZeroCount {
-            what: "number of least-squares estimates k",
-        });
-    }
+    at_least_one("number of least-squares estimates k", k)?;
     if v.dim() != (m, m) {
-        return Err(LdpBoError::DimensionMismatch {
+        return Err(LdpBoError::Input(InputError::DimensionMismatch {
             context: "median of means: V must be m x m with m the estimates' dimension",
             expected: m,
             got: v.nrows(),
-        });
+        }));
     }
-    for &x in thetas.iter().chain(v.iter()) {
-        if !x.is_finite() {
-            return Err(LdpBoError::NonFinite {
-                what: "median-of-means input",
-                value: x,
-            });
-        }
-    }
+    // The flat index runs over the entries of the thetas, then those of V.
+    ensure_finite("median-of-means input", thetas.iter().chain(v.iter()))?;
     // dist[j][s] = ||theta_j - theta_s||_V, computed from the difference (not from the Gram of
     // the thetas) so that nearly equal estimates do not lose precision.
     let mut dist = ndarray::Array2::<f64>::zeros((k, k));

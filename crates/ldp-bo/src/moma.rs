@@ -10,11 +10,12 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
 use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromStep;
 use crate::schedule::MomaSchedule;
 use crate::ucb::scaled_width;
+use validation::{InputError, at_least_one, open_unit, positive};
 
 /// How the epoch length `k` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -28,8 +29,6 @@ pub enum EpochLength {
 /// Parameters of (LDP-)MoMA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MomaParams {
-    /// Horizon `T` (enters `q` and `k`).
-    pub horizon: u64,
     /// Regulariser `lambda` (line 9).
     pub lambda: f64,
     /// Confidence `delta` (Theorem 4).
@@ -52,12 +51,12 @@ pub const DEFAULT_BETA_SCALE: f64 = 0.003;
 /// (which leaves 3 epochs at `T = 1000`; see `docs/ldp-bo.md`, "Defaults").
 pub const DEFAULT_EPOCH_SCALE: f64 = 1.0 / 24.0;
 
-impl MomaParams {
-    /// The defaults for horizon `T`: `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of
-    /// Theorem 4, `beta_scale = ` [`DEFAULT_BETA_SCALE`], `k = ceil(ln(4eT/delta))`.
-    pub fn new(horizon: u64) -> Self {
+impl Default for MomaParams {
+    /// The crate's defaults (`docs/ldp-bo.md`, "Defaults"): `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of
+    /// Theorem 4, `beta_scale = ` [`DEFAULT_BETA_SCALE`], `k = ceil(ln(4eT/delta))`. The horizon `T` is not a parameter: it is
+    /// passed where the algorithm is built.
+    fn default() -> Self {
         Self {
-            horizon,
             lambda: 1.0,
             delta: 0.1,
             accuracy: 0.5,
@@ -66,12 +65,11 @@ impl MomaParams {
             epoch_length: EpochLength::Scaled(DEFAULT_EPOCH_SCALE),
         }
     }
+}
 
+impl MomaParams {
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
-        if self.horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
         positive("lambda", self.lambda)?;
         open_unit("delta", self.delta)?;
         open_unit("Nystrom accuracy", self.accuracy)?;
@@ -82,9 +80,9 @@ impl MomaParams {
                 positive("epoch length scale", s)?;
             }
             EpochLength::Fixed(0) => {
-                return Err(LdpBoError::ZeroCount {
+                return Err(LdpBoError::Input(InputError::ZeroCount {
                     what: "epoch length k",
-                });
+                }));
             }
             EpochLength::Fixed(_) => {}
         }
@@ -145,10 +143,19 @@ impl<K: Kernel> MomaGpUcb<K, PrivateReward> {
         kernel: K,
         arms: ArrayView2<'_, f64>,
         curator: &CtlCurator,
+        horizon: u64,
         params: MomaParams,
     ) -> Result<Self, LdpBoError> {
         let (r, l) = (curator.r(), curator.laplace_scale());
-        Self::build(kernel, arms, curator.b(), r * r + 2.0 * l * l, 1.0, params)
+        Self::build(
+            kernel,
+            arms,
+            curator.b(),
+            r * r + 2.0 * l * l,
+            1.0,
+            horizon,
+            params,
+        )
     }
 }
 
@@ -161,9 +168,10 @@ impl<K: Kernel> MomaGpUcb<K, f64> {
         b: f64,
         alpha: f64,
         c: f64,
+        horizon: u64,
         params: MomaParams,
     ) -> Result<Self, LdpBoError> {
-        Self::build(kernel, arms, b, c, alpha, params)
+        Self::build(kernel, arms, b, c, alpha, horizon, params)
     }
 }
 
@@ -174,8 +182,10 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         b: f64,
         c: f64,
         alpha: f64,
+        horizon: u64,
         params: MomaParams,
     ) -> Result<Self, LdpBoError> {
+        at_least_one("horizon T", horizon)?;
         params.validate()?;
         let arms = FixedArms::new(arms)?;
         let schedule = MomaSchedule::new(
@@ -184,13 +194,13 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             alpha,
             params.lambda,
             params.delta,
-            params.horizon,
+            horizon,
             params.accuracy,
         )?;
-        let q = params.q_scale * schedule.accuracy.q(params.horizon, params.delta);
+        let q = params.q_scale * schedule.accuracy.q(horizon, params.delta);
         let k = match params.epoch_length {
             EpochLength::Scaled(s) => {
-                let log = (4.0 * std::f64::consts::E * params.horizon as f64 / params.delta).ln();
+                let log = (4.0 * std::f64::consts::E * horizon as f64 / params.delta).ln();
                 (s * 24.0 * log).ceil().max(1.0) as usize
             }
             EpochLength::Fixed(k) => k as usize,

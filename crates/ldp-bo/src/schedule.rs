@@ -4,12 +4,13 @@
 //! Every function here is the plain formula; the algorithms multiply the confidence widths by
 //! a documented scale (see `docs/ldp-bo.md`, "Defaults").
 
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
+use validation::{Interval, at_least_one, in_range, non_negative, open_unit, positive};
 
 /// The Laplace scale of the CTL(eps) curator, `L = 2 (B + R) / eps` (Curator 1).
 pub fn ctl_scale(b: f64, r: f64, epsilon: f64) -> Result<f64, LdpBoError> {
     positive("B", b)?;
-    crate::error::non_negative("R", r)?;
+    non_negative("R", r)?;
     positive("epsilon", epsilon)?;
     Ok(2.0 * (b + r) / epsilon)
 }
@@ -51,7 +52,7 @@ impl TgpSchedule {
         delta: f64,
     ) -> Result<Self, LdpBoError> {
         positive("B", b)?;
-        crate::error::non_negative("R", r)?;
+        non_negative("R", r)?;
         positive("Laplace scale", laplace_scale)?;
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
@@ -146,15 +147,7 @@ impl HeavyTailTgpSchedule {
 }
 
 fn validate_alpha(alpha: f64) -> Result<f64, LdpBoError> {
-    if alpha > 0.0 && alpha <= 1.0 {
-        Ok(alpha)
-    } else {
-        Err(LdpBoError::InvalidParameter {
-            name: "alpha",
-            value: alpha,
-            reason: "must lie in (0, 1]",
-        })
-    }
+    Ok(in_range("alpha", alpha, Interval::open_closed(0.0, 1.0))?)
 }
 
 /// The Nyström accuracy constants shared by ATA and MoMA (Theorem 2, Theorem 4):
@@ -232,9 +225,7 @@ impl AtaSchedule {
         positive("v", v)?;
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
-        if horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
+        at_least_one("horizon T", horizon)?;
         Ok(Self {
             b,
             v,
@@ -308,9 +299,7 @@ impl MomaSchedule {
         validate_alpha(alpha)?;
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
-        if horizon == 0 {
-            return Err(LdpBoError::ZeroCount { what: "horizon T" });
-        }
+        at_least_one("horizon T", horizon)?;
         Ok(Self {
             b,
             c,

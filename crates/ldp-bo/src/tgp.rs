@@ -12,10 +12,11 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
-use crate::error::{LdpBoError, open_unit, positive};
+use crate::error::LdpBoError;
 use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
 use crate::truncation::truncate_reward;
 use crate::ucb::scaled_width;
+use validation::{non_negative, open_unit, positive};
 
 /// Parameters of (LDP-)TGP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -53,14 +54,8 @@ impl TgpParams {
         positive("lambda", self.lambda)?;
         open_unit("delta", self.delta)?;
         positive("beta_scale", self.beta_scale)?;
-        if let GammaSource::Fixed(g) = self.gamma
-            && !(g.is_finite() && g >= 0.0)
-        {
-            return Err(LdpBoError::InvalidParameter {
-                name: "fixed gamma",
-                value: g,
-                reason: "must be finite and >= 0",
-            });
+        if let GammaSource::Fixed(g) = self.gamma {
+            non_negative("fixed gamma", g)?;
         }
         Ok(())
     }

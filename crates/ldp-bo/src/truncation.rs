@@ -5,6 +5,7 @@
 use ndarray::{Array1, ArrayView1, ArrayView2};
 
 use crate::error::LdpBoError;
+use validation::InputError;
 
 /// Algorithm 2, line 8: `y_hat = y_bar * 1{|y_bar| <= b}`. A reward beyond the truncation
 /// point is replaced by 0, not clipped to `b`.
@@ -25,18 +26,18 @@ pub fn feature_adaptive_truncation(
 ) -> Result<Array1<f64>, LdpBoError> {
     let (m, t) = u.dim();
     if y.len() != t {
-        return Err(LdpBoError::DimensionMismatch {
+        return Err(LdpBoError::Input(InputError::DimensionMismatch {
             context: "feature-adaptive truncation: rewards per column of U",
             expected: t,
             got: y.len(),
-        });
+        }));
     }
     if b.len() != t {
-        return Err(LdpBoError::DimensionMismatch {
+        return Err(LdpBoError::Input(InputError::DimensionMismatch {
             context: "feature-adaptive truncation: truncation points per column of U",
             expected: t,
             got: b.len(),
-        });
+        }));
     }
     let mut r = Array1::zeros(m);
     for (i, row) in u.rows().into_iter().enumerate() {

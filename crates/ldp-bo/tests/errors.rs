@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use bandit::BanditError;
 use bandit::agent::Agent;
+use bandit::{BanditError, InputError};
 use kernel::{Kernel, SquaredExponential};
 use ldp_bo::{
     AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, TgpParams, TgpUcb,
@@ -49,25 +49,31 @@ fn curator_parameters() {
 fn horizon_zero_and_empty_arm_sets() {
     let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
     assert!(matches!(
-        AtaGpUcb::private(k(), arms().view(), &c, AtaParams::new(0)),
-        Err(LdpBoError::ZeroCount { .. })
+        AtaGpUcb::private(k(), arms().view(), &c, 0, AtaParams::default()),
+        Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), arms().view(), &c, MomaParams::new(0)),
-        Err(LdpBoError::ZeroCount { .. })
+        MomaGpUcb::private(k(), arms().view(), &c, 0, MomaParams::default()),
+        Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     let empty = Array2::<f64>::zeros((0, 1));
     assert!(matches!(
         TgpUcb::private(k(), empty.view(), &c, TgpParams::default()),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
     assert!(matches!(
-        AtaGpUcb::private(k(), empty.view(), &c, AtaParams::new(10)),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        AtaGpUcb::private(k(), empty.view(), &c, 10, AtaParams::default()),
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), empty.view(), &c, MomaParams::new(10)),
-        Err(LdpBoError::Bandit(BanditError::Empty { .. }))
+        MomaGpUcb::private(k(), empty.view(), &c, 10, MomaParams::default()),
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::Empty { .. }
+        )))
     ));
 }
 
@@ -76,9 +82,20 @@ fn negative_bound_in_the_non_private_versions() {
     assert!(
         TgpUcb::heavy_tailed(k(), arms().view(), -1.0, 1.0, 2.0, TgpParams::default()).is_err()
     );
-    assert!(AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, AtaParams::new(10)).is_err());
     assert!(
-        MomaGpUcb::heavy_tailed(k(), arms().view(), 1.0, 1.0, -3.0, MomaParams::new(10)).is_err()
+        AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, 10, AtaParams::default()).is_err()
+    );
+    assert!(
+        MomaGpUcb::heavy_tailed(
+            k(),
+            arms().view(),
+            1.0,
+            1.0,
+            -3.0,
+            10,
+            MomaParams::default()
+        )
+        .is_err()
     );
 }
 
@@ -94,16 +111,21 @@ fn nan_reward_and_protocol_errors() {
     tgp.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         tgp.observe(f64::NAN),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
-    let mut ata = AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap();
+    let mut ata =
+        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap();
     ata.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         ata.observe(f64::INFINITY),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
     let mut moma =
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap();
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap();
     moma.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         moma.select(a.view(), &mut rng),
@@ -111,7 +133,9 @@ fn nan_reward_and_protocol_errors() {
     ));
     assert!(matches!(
         moma.observe(f64::NAN),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { .. }
+        )))
     ));
     // A decision set other than the learner's arms is refused: other values, other shapes.
     let other = Array2::from_shape_fn((5, 1), |(i, _)| i as f64);
@@ -125,19 +149,25 @@ fn nan_reward_and_protocol_errors() {
     let fewer = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 4.0);
     assert!(matches!(
         ata.select(fewer.view(), &mut rng),
-        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::DimensionMismatch { .. }
+        )))
     ));
     let wider = Array2::<f64>::zeros((5, 2));
     assert!(matches!(
         moma.select(wider.view(), &mut rng),
-        Err(LdpBoError::Bandit(BanditError::DimensionMismatch { .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::DimensionMismatch { .. }
+        )))
     ));
     // A non-finite arm coordinate is refused when the learner is built.
     let mut bad = arms();
     bad[[2, 0]] = f64::NAN;
     assert!(matches!(
         TgpUcb::heavy_tailed(k(), bad.view(), 1.0, 1.0, 2.0, TgpParams::default()),
-        Err(LdpBoError::Bandit(BanditError::NonFinite { index: 2, .. }))
+        Err(LdpBoError::Bandit(BanditError::Input(
+            InputError::NonFinite { index: Some(2), .. }
+        )))
     ));
 }
 
@@ -191,12 +221,12 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
     );
     check(
         "LDP-ATA-GP-UCB",
-        AtaGpUcb::private(k(), a.view(), &c, AtaParams::new(10)).unwrap(),
+        AtaGpUcb::private(k(), a.view(), &c, 10, AtaParams::default()).unwrap(),
         private,
     );
     check(
         "LDP-MoMA-GP-UCB",
-        MomaGpUcb::private(k(), a.view(), &c, MomaParams::new(10)).unwrap(),
+        MomaGpUcb::private(k(), a.view(), &c, 10, MomaParams::default()).unwrap(),
         private,
     );
     check(
@@ -206,12 +236,12 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
     );
     check(
         "ATA-GP-UCB",
-        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, AtaParams::new(10)).unwrap(),
+        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap(),
         || 0.5,
     );
     check(
         "MoMA-GP-UCB",
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, MomaParams::new(10)).unwrap(),
+        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap(),
         || 0.5,
     );
 }
@@ -234,10 +264,10 @@ proptest! {
         if let Ok(c) = CtlCurator::new(eps, b, r) {
             let tp = TgpParams { lambda, delta, beta_scale: scale, ..TgpParams::default() };
             let _ = TgpUcb::private(k(), arms().view(), &c, tp);
-            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::new(horizon) };
-            let _ = AtaGpUcb::private(k(), arms().view(), &c, ap);
-            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::new(horizon) };
-            let _ = MomaGpUcb::private(k(), arms().view(), &c, mp);
+            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::default() };
+            let _ = AtaGpUcb::private(k(), arms().view(), &c, horizon, ap);
+            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::default() };
+            let _ = MomaGpUcb::private(k(), arms().view(), &c, horizon, mp);
         }
         let _ = TgpUcb::heavy_tailed(k(), arms().view(), b, r, eps, TgpParams::default());
         let _ = ldp_bo::schedule::TgpSchedule::new(b, r, eps, lambda, delta);

@@ -72,7 +72,8 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
                 e.info.2.view(),
                 e.info.0,
                 e.info.0.powi(2) + VARIANCE,
-                AtaParams::new(horizon as u64),
+                horizon as u64,
+                AtaParams::default(),
             )
         })
         .unwrap(),
@@ -85,7 +86,8 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
                 e.info.0,
                 1.0,
                 VARIANCE,
-                MomaParams::new(horizon as u64),
+                horizon as u64,
+                MomaParams::default(),
             )
         })
         .unwrap(),

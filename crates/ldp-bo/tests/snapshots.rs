@@ -29,14 +29,8 @@ fn snapshot(setting: Setting, figure: &str) -> Vec<Snapshot> {
     Algorithm::ALL
         .iter()
         .map(|&alg| {
-            let batch = run(
-                &source,
-                setting,
-                alg,
-                &AlgorithmParams::new(horizon as u64),
-                &config,
-            )
-            .expect("run");
+            let batch =
+                run(&source, setting, alg, &AlgorithmParams::default(), &config).expect("run");
             let t = &batch.trials[0];
             Snapshot {
                 algorithm: alg.name(setting),

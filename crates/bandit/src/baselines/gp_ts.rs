@@ -30,9 +30,11 @@ pub struct GpThompson<K: Kernel> {
 
 impl<K: Kernel> GpThompson<K> {
     /// A fresh agent (the GP prior) with kernel `kernel`.
-    pub fn new(kernel: K, params: IgpUcbParams) -> Result<Self, BanditError> {
+    ///
+    /// `horizon` is `T`, which sets `eta = 2/T` unless `params.eta` overrides it.
+    pub fn new(kernel: K, horizon: usize, params: IgpUcbParams) -> Result<Self, BanditError> {
         params.validate()?;
-        let gp = ExactGp::new(kernel, params.lambda())?;
+        let gp = ExactGp::new(kernel, params.lambda_for(horizon)?)?;
         Ok(Self {
             params,
             gp,

@@ -7,8 +7,9 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
-use crate::error::{BanditError, non_negative, positive};
+use crate::error::BanditError;
 use crate::policy::{Pending, Reselect, finite_message, ucb_argmax, validate_decision_set};
+use validation::{at_least_one, non_negative, open_unit, positive};
 
 /// How `gamma_{t-1}` in the IGP-UCB width is obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -35,7 +36,16 @@ pub enum GammaSource {
 /// `beta_t^{1/2} = B + R sqrt(2 (gamma_{t-1} + 1 + ln(1/delta)))`,
 ///
 /// `B >= ||f||_H`, `R` the sub-Gaussian parameter of the noise, `delta` the failure
-/// probability; Chowdhury & Gopalan take `eta = 2/T` ([`IgpUcbParams::new`]).
+/// probability. Chowdhury & Gopalan take `eta = 2/T`: the horizon `T` is not a field, it is
+/// passed where the agent is built ([`GpUcb::new`], [`crate::baselines::GpThompson::new`]),
+/// which resolve `eta` with [`IgpUcbParams::eta_for`]; set [`IgpUcbParams::eta`] to override
+/// it.
+///
+/// `Default`: `B = 1`, `R = 1`, `delta = 0.1`, `eta = 2/T`, realised information gain.
+/// `delta = 0.1` and `R = 1` (uniform noise on `[-1, 1]`) are the settings of this
+/// workspace's experiments; `B` has no paper default, it bounds the RKHS norm of the
+/// instance, and the experiments set it per instance (the sampled function's norm). `B = 1`
+/// is the unit-norm ball, to be overridden.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct IgpUcbParams {
     /// RKHS-norm bound `B >= 0`.
@@ -44,54 +54,50 @@ pub struct IgpUcbParams {
     pub r: f64,
     /// Failure probability `delta in (0, 1)`.
     pub delta: f64,
-    /// `eta > 0`; the regulariser is `lambda = 1 + eta`.
-    pub eta: f64,
+    /// `eta > 0`, the regulariser being `lambda = 1 + eta`; `None` (the default) is
+    /// Chowdhury & Gopalan's `eta = 2/T` for the horizon the agent is built with.
+    pub eta: Option<f64>,
     /// Where `gamma_{t-1}` comes from.
     pub gamma: GammaSource,
 }
 
-impl IgpUcbParams {
-    /// The paper's setting for horizon `T`: `eta = 2/T`, realised information gain.
-    pub fn new(b: f64, r: f64, delta: f64, horizon: usize) -> Result<Self, BanditError> {
-        if horizon == 0 {
-            return Err(BanditError::InvalidParameter {
-                name: "horizon T",
-                expected: ">= 1",
-                value: 0.0,
-            });
-        }
-        let p = Self {
-            b,
-            r,
-            delta,
-            eta: 2.0 / horizon as f64,
+impl Default for IgpUcbParams {
+    fn default() -> Self {
+        Self {
+            b: 1.0,
+            r: 1.0,
+            delta: 0.1,
+            eta: None,
             gamma: GammaSource::Realised,
-        };
-        p.validate()?;
-        Ok(p)
+        }
     }
+}
 
+impl IgpUcbParams {
     /// Check the ranges.
     pub fn validate(&self) -> Result<(), BanditError> {
         non_negative("RKHS-norm bound B", self.b)?;
         non_negative("sub-Gaussian noise parameter R", self.r)?;
-        if !(self.delta.is_finite() && self.delta > 0.0 && self.delta < 1.0) {
-            return Err(BanditError::InvalidParameter {
-                name: "delta",
-                expected: "in (0, 1)",
-                value: self.delta,
-            });
+        open_unit("delta", self.delta)?;
+        if let Some(eta) = self.eta {
+            positive("eta", eta)?;
         }
-        positive("eta", self.eta)?;
         if let GammaSource::Fixed(g) = self.gamma {
             non_negative("fixed gamma", g)?;
         }
         Ok(())
     }
 
-    /// `lambda = 1 + eta`.
-    pub fn lambda(&self) -> f64 {
-        1.0 + self.eta
+    /// `eta` for horizon `T >= 1`: the override [`IgpUcbParams::eta`] if set, else `2/T`
+    /// (Chowdhury & Gopalan 2017, Theorem 2).
+    pub fn eta_for(&self, horizon: usize) -> Result<f64, BanditError> {
+        at_least_one("horizon T", horizon)?;
+        Ok(self.eta.unwrap_or(2.0 / horizon as f64))
+    }
+
+    /// The regulariser `lambda = 1 + eta` for horizon `T` ([`IgpUcbParams::eta_for`]).
+    pub fn lambda_for(&self, horizon: usize) -> Result<f64, BanditError> {
+        Ok(1.0 + self.eta_for(horizon)?)
     }
 
     /// `beta_t^{1/2}` given `gamma_{t-1}`, with `ln(1/delta)` replaced by `ln(c/delta)`
@@ -117,10 +123,11 @@ pub struct GpUcb<K: Kernel> {
 }
 
 impl<K: Kernel> GpUcb<K> {
-    /// A fresh agent (the GP prior) with kernel `kernel`.
-    pub fn new(kernel: K, params: IgpUcbParams) -> Result<Self, BanditError> {
+    /// A fresh agent (the GP prior) with kernel `kernel`, for horizon `T = horizon` (which
+    /// sets `eta = 2/T` unless `params.eta` overrides it).
+    pub fn new(kernel: K, horizon: usize, params: IgpUcbParams) -> Result<Self, BanditError> {
         params.validate()?;
-        let gp = ExactGp::new(kernel, params.lambda())?;
+        let gp = ExactGp::new(kernel, params.lambda_for(horizon)?)?;
         Ok(Self {
             params,
             gp,

@@ -8,7 +8,7 @@
 use ndarray::{Array2, ArrayView1, array};
 
 use super::{Maximum, Objective};
-use crate::error::BanditError;
+use crate::error::{BanditError, InputError};
 
 /// Six-hump camelback, rescaled to `[-0.5, 0.5]^2`, negated and divided by 5.
 ///
@@ -77,9 +77,9 @@ impl StyblinskiTang {
     /// Styblinski-Tang in dimension `d >= 1` (Dubey's Table 1 uses `d = 20`).
     pub fn new(d: usize) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "Styblinski-Tang dimension",
-            });
+            }));
         }
         Ok(Self { d })
     }
@@ -140,9 +140,9 @@ impl Michalewicz {
     /// Michalewicz in dimension `d >= 1` (Dubey's Table 1 uses `d = 10`).
     pub fn new(d: usize) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "Michalewicz dimension",
-            });
+            }));
         }
         Ok(Self { d })
     }

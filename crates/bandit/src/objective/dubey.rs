@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Objective;
 use crate::env::Environment;
-use crate::error::BanditError;
+use crate::error::{BanditError, InputError};
 
 /// `f(x) = sum_{i=1}^{4} alpha_i exp(-||x - x_i||^2 / 2)` on `R^d` (Dubey: `d = 2`, SE kernel
 /// with variance 1, `k(x, y) = exp(-||x - y||_2^2 / 2)`), with `|alpha|_1 <= 1`, so
@@ -51,28 +51,28 @@ impl DubeyObjective {
     /// An objective with given centres (`4 x d` or any `m x d`) and weights.
     pub fn new(centres: Array2<f64>, alpha: Array1<f64>) -> Result<Self, BanditError> {
         if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "Dubey objective centres",
-            });
+            }));
         }
         if alpha.len() != centres.nrows() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "Dubey objective weights",
                 expected: centres.nrows(),
                 got: alpha.len(),
-            });
+            }));
         }
-        crate::error::ensure_finite("Dubey objective centres", centres.iter())?;
-        crate::error::ensure_finite("Dubey objective weights", alpha.iter())?;
+        validation::ensure_finite("Dubey objective centres", centres.iter())?;
+        validation::ensure_finite("Dubey objective weights", alpha.iter())?;
         Ok(Self { centres, alpha })
     }
 
     /// Draw an instance in dimension `d` by the construction above.
     pub fn sample<R: Rng + ?Sized>(d: usize, rng: &mut R) -> Result<Self, BanditError> {
         if d == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "Dubey objective dimension",
-            });
+            }));
         }
         for _ in 0..Self::MAX_INSTANCE_ATTEMPTS {
             let mut centres = Array2::zeros((4, d));
@@ -186,9 +186,9 @@ impl DubeyEnvironment {
     /// An environment with decision sets of `n >= 1` points (Dubey: `n = 25` in Figs. 1-2).
     pub fn new(objective: DubeyObjective, n: usize) -> Result<Self, BanditError> {
         if n == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "Dubey decision set (n = 0)",
-            });
+            }));
         }
         let d = objective.dim();
         Ok(Self {

@@ -9,7 +9,8 @@ use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{BoxDomain, FiniteDomain};
-use crate::error::{BanditError, non_negative, positive};
+use crate::error::BanditError;
+use validation::{Interval, in_range, non_negative, positive};
 
 /// Draws of `f ~ GP(0, k)` on a finite domain, each normalised to the range `[0, 1]`:
 /// `f <- (f - min f) / (max f - min f)` (App. B.1.1: "normalize the function values into the
@@ -151,13 +152,7 @@ impl HeterogeneousAgents {
         sampler: &GpSample,
         rng: &mut R,
     ) -> Result<(Array1<f64>, Array2<f64>), BanditError> {
-        if !(self.alpha.is_finite() && (0.0..=1.0).contains(&self.alpha)) {
-            return Err(BanditError::InvalidParameter {
-                name: "heterogeneity alpha",
-                expected: "in [0, 1]",
-                value: self.alpha,
-            });
-        }
+        in_range("heterogeneity alpha", self.alpha, Interval::UNIT)?;
         let base = sampler.sample(rng)?;
         let mut out = Array2::zeros((self.n_agents, base.len()));
         for i in 0..self.n_agents {

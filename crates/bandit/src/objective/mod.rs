@@ -14,7 +14,8 @@ pub use rkhs::{CentreSampling, RkhsFunction, RkhsKernel, RkhsSynthetic};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{BanditError, ensure_finite};
+use crate::error::{BanditError, InputError};
+use validation::ensure_finite;
 
 /// The global maximum of an objective on its domain, where it is known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,11 +42,11 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
     /// `f(x)`, validated (finite, of dimension [`Objective::dim`]).
     fn value(&self, x: ArrayView1<'_, f64>) -> Result<f64, BanditError> {
         if x.len() != self.dim() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "objective input",
                 expected: self.dim(),
                 got: x.len(),
-            });
+            }));
         }
         ensure_finite("objective input", x.iter())?;
         Ok(self.value_unchecked(x))
@@ -54,11 +55,11 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
     /// `f` at every row of `xs`, validated.
     fn values(&self, xs: ArrayView2<'_, f64>) -> Result<Array1<f64>, BanditError> {
         if xs.ncols() != self.dim() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "objective inputs (columns)",
                 expected: self.dim(),
                 got: xs.ncols(),
-            });
+            }));
         }
         ensure_finite("objective inputs", xs.iter())?;
         Ok(xs

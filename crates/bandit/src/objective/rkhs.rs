@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::Objective;
 use crate::domain::{BoxDomain, FiniteDomain};
 use crate::env::{Annotated, FixedSetEnvironment};
-use crate::error::{BanditError, ensure_finite, positive};
+use crate::error::{BanditError, InputError};
 use crate::noise::RewardModel;
+use validation::{ensure_finite, positive};
 
 /// A function in the RKHS of `kernel` with finitely many centres:
 /// `f(x) = sum_i a_i k(x_i, x)`, with RKHS norm `||f||_H = sqrt(a^T K a)`, `K_ij = k(x_i, x_j)`.
@@ -25,16 +26,16 @@ impl<K: Kernel> RkhsFunction<K> {
     /// the kernel.
     pub fn new(kernel: K, centres: Array2<f64>, weights: Array1<f64>) -> Result<Self, BanditError> {
         if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "RKHS function centres",
-            });
+            }));
         }
         if weights.len() != centres.nrows() {
-            return Err(BanditError::DimensionMismatch {
+            return Err(BanditError::Input(InputError::DimensionMismatch {
                 context: "RKHS function weights (one per centre)",
                 expected: centres.nrows(),
                 got: weights.len(),
-            });
+            }));
         }
         ensure_finite("RKHS function weights", weights.iter())?;
         kernel.validate_batch(centres.view())?;
@@ -205,14 +206,14 @@ impl RkhsSynthetic {
     /// Check counts (`n_arms >= 1`, `p >= 1`).
     pub fn validate(&self) -> Result<(), BanditError> {
         if self.n_arms == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "RKHS synthetic domain (n_arms = 0)",
-            });
+            }));
         }
         if self.n_centres == 0 {
-            return Err(BanditError::Empty {
+            return Err(BanditError::Input(InputError::Empty {
                 what: "RKHS synthetic centres (p = 0)",
-            });
+            }));
         }
         Ok(())
     }

@@ -65,7 +65,13 @@ pub(super) fn gp_ucb_vs_random(ctx: &Context) -> CheckResult {
     let ucb = run_trials_non_private(&config, env, |en, _| {
         GpUcb::new(
             en.info.1.clone(),
-            IgpUcbParams::new(en.info.0, 1.0, 0.1, horizon)?,
+            horizon,
+            IgpUcbParams {
+                b: en.info.0,
+                r: 1.0,
+                delta: 0.1,
+                ..IgpUcbParams::default()
+            },
         )
     })?;
 

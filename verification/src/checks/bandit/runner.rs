@@ -29,7 +29,13 @@ pub(super) fn thread_invariance(ctx: &Context) -> CheckResult {
                 |en, _| {
                     GpUcb::new(
                         en.info.1.clone(),
-                        IgpUcbParams::new(en.info.0, 1.0, 0.1, config.horizon)?,
+                        config.horizon,
+                        IgpUcbParams {
+                            b: en.info.0,
+                            r: 1.0,
+                            delta: 0.1,
+                            ..IgpUcbParams::default()
+                        },
                     )
                 },
             )

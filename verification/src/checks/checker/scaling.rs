@@ -46,7 +46,13 @@ pub(super) fn scaling_gp_ucb(ctx: &Context) -> CheckResult {
             |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
                 GpUcb::new(
                     env.info.1.clone(),
-                    IgpUcbParams::new(env.info.0, SCALING_NOISE, 0.1, t_max)?,
+                    t_max,
+                    IgpUcbParams {
+                        b: env.info.0,
+                        r: SCALING_NOISE,
+                        delta: 0.1,
+                        ..IgpUcbParams::default()
+                    },
                 )
             },
             t_max,

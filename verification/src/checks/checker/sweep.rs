@@ -45,7 +45,13 @@ pub(super) fn scaling_privacy_sweep(ctx: &Context) -> CheckResult {
             |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
                 GpUcb::new(
                     env.info.1.clone(),
-                    IgpUcbParams::new(env.info.0, r_msg, 0.1, horizon)?,
+                    horizon,
+                    IgpUcbParams {
+                        b: env.info.0,
+                        r: r_msg,
+                        delta: 0.1,
+                        ..IgpUcbParams::default()
+                    },
                 )
             },
             |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {

@@ -31,7 +31,7 @@ pub(super) fn private_curve(
     t_max: usize,
     seed: u64,
 ) -> Result<Vec<f64>, LdpBoError> {
-    let params = AlgorithmParams::new(t_max as u64);
+    let params = AlgorithmParams::default();
     let setting = Setting::Ldp { epsilon };
     ldp_bo::experiments::regret_curve(&scaling_source(), setting, algorithm, &params, t_max, seed)
 }
