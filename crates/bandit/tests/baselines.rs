@@ -84,12 +84,7 @@ fn igp_ucb_width_matches_chowdhury_gopalan() {
 #[test]
 fn gp_ucb_selects_the_argmax_of_the_upper_confidence_bound() {
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams {
-        b: 1.0,
-        r: 1.0,
-        delta: 0.1,
-        ..IgpUcbParams::default()
-    };
+    let params = IgpUcbParams::default();
     let mut agent = GpUcb::new(kernel.clone(), 50, params).unwrap();
     let d = Array2::from_shape_fn((21, 1), |(i, _)| i as f64 / 20.0);
     let mut rng = ChaCha20Rng::seed_from_u64(0);

@@ -76,12 +76,7 @@ fn ties_are_broken_uniformly_and_a_first_index_rule_fails_the_same_test() {
     // is uniform over the 4 candidates.
     let d = Array2::from_shape_fn((4, 1), |(i, _)| i as f64 / 3.0);
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams {
-        b: 1.0,
-        r: 1.0,
-        delta: 0.1,
-        ..IgpUcbParams::default()
-    };
+    let params = IgpUcbParams::default();
     uniform_among_ties(
         |rng| {
             GpUcb::new(kernel.clone(), 50, params)
@@ -108,12 +103,7 @@ fn near_ties_are_ordered_as_computed() {
 fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
     let d = Array2::from_shape_fn((5, 1), |(i, _)| i as f64 / 4.0);
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams {
-        b: 1.0,
-        r: 1.0,
-        delta: 0.1,
-        ..IgpUcbParams::default()
-    };
+    let params = IgpUcbParams::default();
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     fn cycle<A: Agent<Message = f64, Error = BanditError>>(
         mut agent: A,
@@ -152,12 +142,7 @@ fn observe_before_select_is_a_typed_error_for_the_bandit_agents() {
 #[test]
 fn agents_refuse_bad_decision_sets() {
     let kernel = SquaredExponential::isotropic(0.2).unwrap();
-    let params = IgpUcbParams {
-        b: 1.0,
-        r: 1.0,
-        delta: 0.1,
-        ..IgpUcbParams::default()
-    };
+    let params = IgpUcbParams::default();
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let empty = Array2::<f64>::zeros((0, 1));
     let nan = array![[0.0], [f64::NAN]];

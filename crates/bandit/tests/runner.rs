@@ -211,8 +211,9 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
     let err = run_trials_non_private(
         &config,
         |_| {
-            Ok(NanAt {
+            Ok(FaultAt {
                 round: 2,
+                fault: Fault::NanReward,
                 inner: env()?,
                 t: 0,
             })
@@ -227,14 +228,24 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
     assert!(err.to_string().contains("is not finite (NaN)"), "{err}");
 }
 
-/// Wraps an environment and returns a NaN reward in round `round`.
-struct NanAt {
+/// What goes wrong in the faulty round.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// The reward is NaN.
+    NanReward,
+    /// Drawing the reward fails.
+    SamplingFails,
+}
+
+/// Wraps an environment and injects `fault` in round `round`.
+struct FaultAt {
     round: usize,
+    fault: Fault,
     inner: FixedSetEnvironment,
     t: usize,
 }
 
-impl Environment for NanAt {
+impl Environment for FaultAt {
     fn dim(&self) -> usize {
         self.inner.dim()
     }
@@ -260,8 +271,19 @@ impl Environment for NanAt {
         action: usize,
         rng: &mut R,
     ) -> Result<f64, BanditError> {
-        let y = self.inner.sample_reward(action, rng)?;
-        Ok(if self.t == self.round { f64::NAN } else { y })
+        if self.t != self.round {
+            return self.inner.sample_reward(action, rng);
+        }
+        match self.fault {
+            Fault::NanReward => {
+                self.inner.sample_reward(action, rng)?;
+                Ok(f64::NAN)
+            }
+            Fault::SamplingFails => Err(BanditError::SamplingFailed {
+                what: "reward",
+                attempts: 1,
+            }),
+        }
     }
 }
 
@@ -378,49 +400,6 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
     assert_eq!(seen, from_transcript);
 }
 
-/// Wraps an environment whose reward draw fails in round `round`.
-struct FailAt {
-    round: usize,
-    inner: FixedSetEnvironment,
-    t: usize,
-}
-
-impl Environment for FailAt {
-    fn dim(&self) -> usize {
-        self.inner.dim()
-    }
-    fn begin_round<R: Rng + ?Sized>(
-        &mut self,
-        round: usize,
-        rng: &mut R,
-    ) -> Result<(), BanditError> {
-        self.t = round;
-        self.inner.begin_round(round, rng)
-    }
-    fn decision_set(&self) -> ArrayView2<'_, f64> {
-        self.inner.decision_set()
-    }
-    fn mean_reward(&self, action: usize) -> f64 {
-        self.inner.mean_reward(action)
-    }
-    fn optimal_mean(&self) -> f64 {
-        self.inner.optimal_mean()
-    }
-    fn sample_reward<R: Rng + ?Sized>(
-        &mut self,
-        action: usize,
-        rng: &mut R,
-    ) -> Result<f64, BanditError> {
-        if self.t == self.round {
-            return Err(BanditError::SamplingFailed {
-                what: "reward",
-                attempts: 1,
-            });
-        }
-        self.inner.sample_reward(action, rng)
-    }
-}
-
 #[test]
 fn an_environment_failure_is_reported_with_its_round() {
     let config = RunConfig {
@@ -431,8 +410,9 @@ fn an_environment_failure_is_reported_with_its_round() {
     let err = run_trials_non_private(
         &config,
         |_| {
-            Ok(FailAt {
+            Ok(FaultAt {
                 round: 1,
+                fault: Fault::SamplingFails,
                 inner: FixedSetEnvironment::new(
                     array![[0.0], [1.0]],
                     array![0.0, 1.0],
