@@ -4,7 +4,7 @@ use faer::Mat;
 use ndarray::{Array1, Array2, ArrayView2};
 use ndarray_linalg::{Cholesky as _, Eigh as _, UPLO};
 
-use crate::error::{InputError, KernelError};
+use crate::error::KernelError;
 
 /// Lower Cholesky factor `L` (`A = L L^T`) by LAPACK `potrf`, returned column-major.
 pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
