@@ -347,17 +347,7 @@ impl GaussianMechanism {
         value: ArrayView1<'_, f64>,
         noise: ArrayView1<'_, f64>,
     ) -> Result<Array1<f64>, PrivacyError> {
-        if value.len() != noise.len() {
-            return Err(PrivacyError::Input(InputError::DimensionMismatch {
-                context: "gaussian noise",
-                expected: value.len(),
-                got: noise.len(),
-            }));
-        }
-        for &v in value.iter().chain(noise.iter()) {
-            finite("query value or noise", v)?;
-        }
-        Ok(&value + &noise)
+        super::additive::add_noise("gaussian noise", value, noise)
     }
 }
 

@@ -6,7 +6,7 @@ use ndarray::{Array1, ArrayView1};
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
-use crate::error::{InputError, PrivacyError};
+use crate::error::PrivacyError;
 use crate::mechanism::Mechanism;
 use crate::params::{Delta, Epsilon, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
@@ -114,17 +114,7 @@ impl LaplaceMechanism {
         value: ArrayView1<'_, f64>,
         noise: ArrayView1<'_, f64>,
     ) -> Result<Array1<f64>, PrivacyError> {
-        if value.len() != noise.len() {
-            return Err(PrivacyError::Input(InputError::DimensionMismatch {
-                context: "laplace noise",
-                expected: value.len(),
-                got: noise.len(),
-            }));
-        }
-        for &v in value.iter().chain(noise.iter()) {
-            finite("query value or noise", v)?;
-        }
-        Ok(&value + &noise)
+        super::additive::add_noise("laplace noise", value, noise)
     }
 }
 

@@ -2,6 +2,7 @@
 //! derivation of its calibration, and a way to pass the noise in for deterministic test
 //! vectors. Every mechanism uses the hardened sampler unless the textbook one is chosen by name.
 
+mod additive;
 pub mod exponential;
 pub mod gaussian;
 pub mod laplace;
