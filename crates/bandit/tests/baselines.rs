@@ -144,8 +144,6 @@ fn gp_ts_samples_from_the_posterior() {
     let arms = kernel.arms();
     let params = IgpUcbParams {
         b: 0.0,
-        r: 1.0,
-        delta: 0.1,
         ..IgpUcbParams::default()
     };
     let n = 2000;
@@ -190,8 +188,6 @@ fn seeded_short_run_snapshot() {
             config.horizon,
             IgpUcbParams {
                 b: e.info.0,
-                r: 1.0,
-                delta: 0.1,
                 ..IgpUcbParams::default()
             },
         )

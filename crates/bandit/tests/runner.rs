@@ -321,8 +321,6 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
             config.horizon,
             IgpUcbParams {
                 b: e.info.0,
-                r: 1.0,
-                delta: 0.1,
                 ..IgpUcbParams::default()
             },
         )

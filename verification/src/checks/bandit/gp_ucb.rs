@@ -68,8 +68,6 @@ pub(super) fn gp_ucb_vs_random(ctx: &Context) -> CheckResult {
             horizon,
             IgpUcbParams {
                 b: en.info.0,
-                r: 1.0,
-                delta: 0.1,
                 ..IgpUcbParams::default()
             },
         )

@@ -32,8 +32,6 @@ pub(super) fn thread_invariance(ctx: &Context) -> CheckResult {
                         config.horizon,
                         IgpUcbParams {
                             b: en.info.0,
-                            r: 1.0,
-                            delta: 0.1,
                             ..IgpUcbParams::default()
                         },
                     )
