@@ -1,0 +1,230 @@
+//! The noise calibrations of Algorithms 2 (JDP, tree-based) and 3 (local JDP), derived through
+//! zero-concentrated DP, with the paper's Lemma 2 / Lemma 12 / Lemma 5 values beside them for
+//! comparison (`docs/jdp-qff.md`, "Derivations" and "Deviations and errata").
+
+use privacy::accountant::zcdp::{ZcdpConversion, rho_for_target};
+use privacy::mechanisms::matrix::{Neighbouring, outer_product_sensitivity};
+use privacy::mechanisms::tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};
+use privacy::Sampler;
+use serde::Serialize;
+use validation::{at_least_one, open_unit, positive};
+
+use crate::error::JdpQffError;
+
+/// Check `alpha > 0` (finite) and `beta` in `(0, 1)`: the `(alpha, beta)` of joint DP.
+pub fn check_target(alpha: f64, beta: f64) -> Result<(), JdpQffError> {
+    positive("alpha (privacy budget)", alpha)?;
+    open_unit("beta (privacy failure probability)", beta)?;
+    Ok(())
+}
+
+/// The calibration of Algorithm 2: the tree-based mechanism over the `(m+1) x (m+1)` outer
+/// products `v v^T`, `v = [Phi(x_t); clip(y_t)]`, with symmetric Gaussian node noise.
+///
+/// # Derivation (`docs/jdp-qff.md`, "Algorithm 2")
+/// 1. *Sensitivity.* Features are clipped to `||Phi(x)||_2 <= 1` (NQFF already satisfy it) and
+///    rewards to `|y| <= B_y` ([`privacy::mechanisms::matrix::clipped_outer_product`]). Two
+///    neighbouring streams differ in one user's `(x_t, y_t)`, so in one item `v v^T` replaced by
+///    `w w^T`: `||v v^T - w w^T||_F^2 = ||v||^4 + ||w||^4 - 2 (v.w)^2 <= 2 (1 + B_y^2)^2`, and
+///    the packed upper triangle has no larger norm: `Delta = sqrt(2) (1 + B_y^2)`
+///    ([`outer_product_sensitivity`] with [`Neighbouring::Replace`]).
+/// 2. *One node* is the Gaussian mechanism: `Delta^2 / (2 sigma^2)`-zCDP.
+/// 3. *Composition.* An item enters one node per level, `L = floor(log2 T) + 1 <= 1 +
+///    ceil(log2 T)` nodes; zCDP adds: `rho = L Delta^2 / (2 sigma^2)` for the whole stream of
+///    nodes, and every released prefix sum (and the PSD shift, and everything the server computes)
+///    is post-processing.
+/// 4. *Joint DP.* The server's view is `(alpha, beta)`-DP in each user's data when
+///    `rho <= rho*(alpha, beta)` ([`rho_for_target`], Bun & Steinke 2016 Prop. 1.3, or the tighter
+///    Canonne, Kamath & Steinke conversion); the action `x_t` shown to user `t` is a function of
+///    this view and of user `t`'s own `D_t`, so the algorithm is `(alpha, beta)`-JDP by the
+///    billboard lemma (Hsu et al. 2014; Shariff & Sheffet 2018, Claim 7).
+/// 5. Hence `sigma = Delta_eff sqrt(L / (2 rho*))`, with `Delta_eff = (1 + GRID_SLACK) Delta` for
+///    the hardened (exact discrete Gaussian) sampler ([`TreeAggregation::calibrated`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JdpCalibration {
+    /// `alpha` of `(alpha, beta)`-JDP.
+    pub alpha: f64,
+    /// `beta` of `(alpha, beta)`-JDP.
+    pub beta: f64,
+    /// The horizon `T`.
+    pub horizon: u64,
+    /// The reward clipping bound `B_y`.
+    pub reward_bound: f64,
+    /// The zCDP to `(alpha, beta)` conversion.
+    pub conversion: ZcdpConversion,
+    /// Tree levels `L = floor(log2 T) + 1`.
+    pub levels: usize,
+    /// `Delta = sqrt(2) (1 + B_y^2)`.
+    pub sensitivity: f64,
+    /// `rho*`, the zCDP budget of the whole stream.
+    pub rho: f64,
+    /// The node noise standard deviation of every packed entry (hardened sampler).
+    pub sigma: f64,
+}
+
+impl JdpCalibration {
+    /// The calibration for `(alpha, beta)`-JDP over `T` rounds with rewards clipped to
+    /// `|y| <= reward_bound`.
+    pub fn new(
+        alpha: f64,
+        beta: f64,
+        horizon: u64,
+        reward_bound: f64,
+        conversion: ZcdpConversion,
+    ) -> Result<Self, JdpQffError> {
+        check_target(alpha, beta)?;
+        at_least_one("horizon T", horizon)?;
+        positive("reward bound B_y", reward_bound)?;
+        let sensitivity = outer_product_sensitivity(1.0, reward_bound, Neighbouring::Replace)?;
+        let sigma = node_sigma(
+            horizon,
+            alpha,
+            beta,
+            sensitivity * Sampler::Hardened.sensitivity_factor(),
+            conversion,
+        )?;
+        Ok(Self {
+            alpha,
+            beta,
+            horizon,
+            reward_bound,
+            conversion,
+            levels: tree_levels(horizon)?,
+            sensitivity,
+            rho: rho_for_target(alpha, beta, conversion)?,
+            sigma,
+        })
+    }
+
+    /// A fresh tree over the `(m+1) x (m+1)` outer products for `m` features, with this
+    /// calibration (hardened sampler).
+    pub fn tree(&self, m: usize) -> Result<TreeAggregation, JdpQffError> {
+        at_least_one("feature dimension m", m)?;
+        Ok(TreeAggregation::calibrated(
+            StreamShape::Symmetric(m + 1),
+            self.horizon,
+            self.alpha,
+            self.beta,
+            self.sensitivity,
+            self.conversion,
+        )?)
+    }
+}
+
+/// The node noise "standard deviation" of the paper's main-text Lemma 2, evaluated as printed:
+/// `16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2` with `n = 1 + ceil(log2 T)`.
+/// Not used by any algorithm: reported beside [`JdpCalibration::sigma`] (its units are
+/// inconsistent, see `docs/jdp-qff.md`, "Deviations and errata").
+pub fn paper_lemma2_sigma(alpha: f64, beta: f64, horizon: u64, b: f64, rho: f64) -> Result<f64, JdpQffError> {
+    check_target(alpha, beta)?;
+    let n = 1.0 + ceil_log2(horizon)? as f64;
+    let t = horizon as f64;
+    Ok(16.0 * n * (1.0 + b * b + 2.0 * rho * rho * (8.0 * t / beta).ln()) * (10.0 / beta).ln().powi(2)
+        / (alpha * alpha))
+}
+
+/// The appendix's Lemma 12 as printed: `16 (1 + ceil(log2 T)) (1 + B^2 + rho^2 ln(4T/beta))
+/// ln(4/beta)^2 alpha^2` (alpha squared in the numerator). Reported for comparison only.
+pub fn paper_lemma12_sigma(alpha: f64, beta: f64, horizon: u64, b: f64, rho: f64) -> Result<f64, JdpQffError> {
+    check_target(alpha, beta)?;
+    let n = 1.0 + ceil_log2(horizon)? as f64;
+    let t = horizon as f64;
+    Ok(16.0 * n * (1.0 + b * b + rho * rho * (4.0 * t / beta).ln()) * (4.0 / beta).ln().powi(2)
+        * alpha
+        * alpha)
+}
+
+/// `ceil(log2 T)` for `T >= 1`.
+pub fn ceil_log2(horizon: u64) -> Result<u32, JdpQffError> {
+    let t = at_least_one("horizon T", horizon)?;
+    Ok(64 - (t - 1).leading_zeros())
+}
+
+/// The calibration of Algorithm 3 (local JDP): each client releases once
+/// `Phi Phi^T + N_t` (symmetric, i.i.d. `N(0, sigma_X^2)` upper triangle) and
+/// `y Phi + n_t` (i.i.d. `N(0, sigma_u^2)`), re-derived (the paper's Lemma 5 has typos).
+///
+/// # Derivation (`docs/jdp-qff.md`, "Algorithm 3")
+/// The client clips `||Phi|| <= 1` and `|y| <= B_y`. For any two inputs of one client:
+/// `||Phi Phi^T - Phi' Phi'^T||_F <= sqrt(2)` (so `Delta_X = sqrt(2)` on the packed upper
+/// triangle) and `||y Phi - y' Phi'||_2 <= 2 B_y` (`Delta_u = 2 B_y`). Each part is a Gaussian
+/// mechanism; giving each half the zCDP budget, `sigma_X = Delta_X,eff / sqrt(rho*)` and
+/// `sigma_u = Delta_u,eff / sqrt(rho*)` make the message `rho*/2 + rho*/2 = rho*`-zCDP, hence
+/// `(alpha, beta)`-DP in the client's data for `rho* = rho*(alpha, beta)`. A client's data enter
+/// only its own message; the sums the later clients see are post-processing, so the protocol is
+/// `(alpha, beta)`-local JDP (Definition 7), and JDP (Lemma 4).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LocalCalibration {
+    /// `alpha`.
+    pub alpha: f64,
+    /// `beta`.
+    pub beta: f64,
+    /// The reward clipping bound `B_y`.
+    pub reward_bound: f64,
+    /// The zCDP conversion.
+    pub conversion: ZcdpConversion,
+    /// `rho*` of one message.
+    pub rho: f64,
+    /// `Delta_X = sqrt(2)`.
+    pub sensitivity_x: f64,
+    /// `Delta_u = 2 B_y`.
+    pub sensitivity_u: f64,
+    /// Noise standard deviation of each packed entry of `N_t`.
+    pub sigma_x: f64,
+    /// Noise standard deviation of each entry of `n_t`.
+    pub sigma_u: f64,
+    /// The sampler whose effective sensitivity the sigmas are calibrated for.
+    #[serde(skip)]
+    pub sampler: Sampler,
+}
+
+impl LocalCalibration {
+    /// The calibration for `(alpha, beta)`-local JDP with `|y| <= reward_bound` (hardened
+    /// sampler).
+    pub fn new(
+        alpha: f64,
+        beta: f64,
+        reward_bound: f64,
+        conversion: ZcdpConversion,
+    ) -> Result<Self, JdpQffError> {
+        check_target(alpha, beta)?;
+        positive("reward bound B_y", reward_bound)?;
+        let rho = rho_for_target(alpha, beta, conversion)?;
+        let sampler = Sampler::Hardened;
+        let f = sampler.sensitivity_factor();
+        let sensitivity_x = std::f64::consts::SQRT_2;
+        let sensitivity_u = 2.0 * reward_bound;
+        Ok(Self {
+            alpha,
+            beta,
+            reward_bound,
+            conversion,
+            rho,
+            sensitivity_x,
+            sensitivity_u,
+            sigma_x: f * sensitivity_x / rho.sqrt(),
+            sigma_u: f * sensitivity_u / rho.sqrt(),
+            sampler,
+        })
+    }
+
+    /// The zCDP of one message: `Delta_X,eff^2 / (2 sigma_X^2) + Delta_u,eff^2 / (2 sigma_u^2)`.
+    pub fn message_rho(&self) -> f64 {
+        let f = self.sampler.sensitivity_factor();
+        let (x, u) = (f * self.sensitivity_x, f * self.sensitivity_u);
+        x * x / (2.0 * self.sigma_x * self.sigma_x) + u * u / (2.0 * self.sigma_u * self.sigma_u)
+    }
+}
+
+/// The paper's Lemma 5 as printed, with its undefined `delta` read as `beta`:
+/// `(sigma_X^2, sigma_u^2) = (8 ln(5 / (2 beta)) / alpha^2, 8 (B^2 + 2 ln(8 m / beta)) ln(5 / beta) / alpha^2)`.
+/// Reported for comparison only.
+pub fn paper_lemma5_variances(alpha: f64, beta: f64, b: f64, m: usize) -> Result<(f64, f64), JdpQffError> {
+    check_target(alpha, beta)?;
+    at_least_one("feature dimension m", m)?;
+    let a2 = alpha * alpha;
+    Ok((
+        8.0 * (5.0 / (2.0 * beta)).ln() / a2,
+        8.0 * (b * b + 2.0 * (8.0 * m as f64 / beta).ln()) * (5.0 / beta).ln() / a2,
+    ))
+}

@@ -1,0 +1,19 @@
+#![doc = include_str!("../../../docs/jdp-qff.md")]
+
+pub mod calibration;
+pub mod error;
+pub mod local;
+pub mod privatizer;
+pub mod server;
+pub mod spectrum;
+pub mod statistics;
+pub mod width;
+
+pub use calibration::{JdpCalibration, LocalCalibration};
+pub use error::{InputError, JdpQffError};
+pub use local::LocalClient;
+pub use privatizer::{ExactStatistics, JdpPrivatizer};
+pub use server::ApproximateGpUcb;
+pub use spectrum::{Spectrum, SpectrumRule};
+pub use statistics::{ClientMessage, PrivatizedStatistics, ServerStatistics, StatisticsMessage};
+pub use width::{ConfidenceWidth, WidthParams};

@@ -1,0 +1,214 @@
+//! The PRIVATIZER of Algorithms 1 and 2: it alone holds the raw `(Phi(x_t), y_t)`, keeps the
+//! tree-based mechanism over the outer products `[Phi(x_t); y_t][Phi(x_t); y_t]^T`, and releases
+//! `(Sigma~_{t+1}, u~_{t+1})` to the SERVER.
+
+use std::sync::Arc;
+
+use bandit::agent::{Curator, Feedback};
+use kernel::FeatureMap;
+use ndarray::{Array1, Array2};
+use privacy::mechanisms::matrix::clipped_outer_product;
+use privacy::mechanisms::tree::TreeAggregation;
+use privacy::{Guarantee, Mechanism, PrivacyClaim, PrivacyError, Rho, TrustModel};
+use rand::Rng;
+use validation::finite;
+
+use crate::calibration::JdpCalibration;
+use crate::error::JdpQffError;
+use crate::spectrum::Spectrum;
+use crate::statistics::PrivatizedStatistics;
+
+/// Algorithm 2: the JDP privatizer.
+///
+/// Round `t` (1-based): clip `||Phi(x_t)|| <= 1` and `|y_t| <= B_y`, push the outer product of
+/// `v_t = [Phi(x_t); y_t]` into the binary tree ([`TreeAggregation`]: every completed node gets
+/// fresh symmetric Gaussian noise, [`JdpCalibration`]), read the noisy prefix sum `N~_{t+1}` of
+/// items `1..t`, and release `Sigma~_{t+1}` = its top-left `m x m` block plus `shift I` (the
+/// PSD shift of [`Spectrum`], diagonal only) and `u~_{t+1}` = the first `m` entries of its last
+/// column.
+#[derive(Debug)]
+pub struct JdpPrivatizer<F> {
+    features: Arc<F>,
+    calibration: JdpCalibration,
+    spectrum: Spectrum,
+    tree: TreeAggregation,
+}
+
+impl<F: FeatureMap> JdpPrivatizer<F> {
+    /// A privatizer for the feature map `features` (`m = features.dim()`), calibrated by
+    /// `calibration`, shifting by `spectrum.shift`.
+    pub fn new(
+        features: Arc<F>,
+        calibration: JdpCalibration,
+        spectrum: Spectrum,
+    ) -> Result<Self, JdpQffError> {
+        let tree = calibration.tree(features.dim())?;
+        Ok(Self {
+            features,
+            calibration,
+            spectrum,
+            tree,
+        })
+    }
+
+    /// The calibration.
+    pub fn calibration(&self) -> &JdpCalibration {
+        &self.calibration
+    }
+
+    /// The spectrum (its shift is added to every release).
+    pub fn spectrum(&self) -> &Spectrum {
+        &self.spectrum
+    }
+
+    /// The tree (its noise scale, levels and zCDP).
+    pub fn tree(&self) -> &TreeAggregation {
+        &self.tree
+    }
+
+    /// Rounds processed so far.
+    pub fn time(&self) -> u64 {
+        self.tree.time()
+    }
+
+    /// Process one user's `(x_t, y_t)`: the release after round `t`.
+    pub fn privatize<R: Rng + ?Sized>(
+        &mut self,
+        point: ndarray::ArrayView1<'_, f64>,
+        reward: f64,
+        rng: &mut R,
+    ) -> Result<PrivatizedStatistics, JdpQffError> {
+        let phi = self.features.map(point)?;
+        let reward = finite("reward", reward)?;
+        let item = clipped_outer_product(phi.view(), reward, 1.0, self.calibration.reward_bound)?;
+        let prefix = self.tree.push_matrix(item.view(), rng)?;
+        Ok(split(&prefix, self.spectrum.shift, self.tree.time()))
+    }
+
+    /// The same privatizer before any round.
+    pub fn fresh(&self) -> Self {
+        Self {
+            features: Arc::clone(&self.features),
+            calibration: self.calibration.clone(),
+            spectrum: self.spectrum,
+            tree: self.tree.fresh(),
+        }
+    }
+}
+
+/// `(top-left m x m block + shift I, first m entries of the last column)` of an
+/// `(m+1) x (m+1)` prefix sum.
+fn split(prefix: &Array2<f64>, shift: f64, observations: u64) -> PrivatizedStatistics {
+    let m = prefix.nrows() - 1;
+    let sigma = Array2::from_shape_fn((m, m), |(i, j)| {
+        prefix[[i, j]] + if i == j { shift } else { 0.0 }
+    });
+    let u = Array1::from_shape_fn(m, |i| prefix[[i, m]]);
+    PrivatizedStatistics::new(sigma, u, usize::try_from(observations).unwrap_or(usize::MAX))
+}
+
+impl<F: FeatureMap> Curator for JdpPrivatizer<F> {
+    type Message = PrivatizedStatistics;
+    type Error = JdpQffError;
+
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        rng: &mut R,
+    ) -> Result<PrivatizedStatistics, JdpQffError> {
+        self.privatize(feedback.point, feedback.reward, rng)
+    }
+}
+
+/// Input: a stream of users' `(x_t, y_t)` (at most `T`); output: the `(Sigma~_{t+1}, u~_{t+1})`
+/// the server receives after each round, from a [fresh](JdpPrivatizer::fresh) privatizer.
+/// Claim: the tree's rho-zCDP for one user's `(x, y)` replaced, joint model (the actions shown to
+/// the other users are post-processing of these releases).
+impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
+    type Input = Vec<(Array1<f64>, f64)>;
+    type Output = Vec<PrivatizedStatistics>;
+
+    fn claim(&self) -> PrivacyClaim {
+        let rho = Rho::new(self.tree.rho())
+            .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!()));
+        PrivacyClaim::new(
+            format!(
+                "jdp_qff_privatizer(m={}, T={}, alpha={}, beta={}, B_y={}, sigma={}, shift={})",
+                self.features.dim(),
+                self.calibration.horizon,
+                self.calibration.alpha,
+                self.calibration.beta,
+                self.calibration.reward_bound,
+                self.tree.sigma(),
+                self.spectrum.shift
+            ),
+            Guarantee::Zcdp { rho },
+            TrustModel::Joint,
+            format!(
+                "one user's (x_t, y_t) replaced; ||Phi(x)|| <= 1 and |y| <= {} enforced by clipping",
+                self.calibration.reward_bound
+            ),
+        )
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &Self::Input,
+        rng: &mut R,
+    ) -> Result<Self::Output, PrivacyError> {
+        let mut p = self.fresh();
+        input
+            .iter()
+            .map(|(x, y)| {
+                p.privatize(x.view(), *y, rng)
+                    .map_err(|e| PrivacyError::Calibration(e.to_string()))
+            })
+            .collect()
+    }
+}
+
+/// The non-private comparison: the exact statistics `(Sigma_{t+1}, u_{t+1})`, no clipping, no
+/// noise, no shift (GP-UCB with approximate features, Mutny & Krause 2018).
+#[derive(Debug)]
+pub struct ExactStatistics<F> {
+    features: Arc<F>,
+    sigma: Array2<f64>,
+    u: Array1<f64>,
+    observations: usize,
+}
+
+impl<F: FeatureMap> ExactStatistics<F> {
+    /// Exact sums for the feature map `features`.
+    pub fn new(features: Arc<F>) -> Self {
+        let m = features.dim();
+        Self {
+            features,
+            sigma: Array2::zeros((m, m)),
+            u: Array1::zeros(m),
+            observations: 0,
+        }
+    }
+}
+
+impl<F: FeatureMap> Curator for ExactStatistics<F> {
+    type Message = PrivatizedStatistics;
+    type Error = JdpQffError;
+
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        _rng: &mut R,
+    ) -> Result<PrivatizedStatistics, JdpQffError> {
+        let phi = self.features.map(feedback.point)?;
+        let y = finite("reward", feedback.reward)?;
+        let col = phi.view().insert_axis(ndarray::Axis(1));
+        self.sigma += &col.dot(&col.t());
+        self.u.scaled_add(y, &phi);
+        self.observations += 1;
+        Ok(PrivatizedStatistics::new(
+            self.sigma.clone(),
+            self.u.clone(),
+            self.observations,
+        ))
+    }
+}
