@@ -208,6 +208,14 @@ impl LocalCalibration {
         })
     }
 
+    /// The same calibration with another sampler (sigmas unchanged: calibrated for the
+    /// hardened sampler's effective sensitivity, so conservative for the textbook one).
+    #[must_use]
+    pub fn with_sampler(mut self, sampler: Sampler) -> Self {
+        self.sampler = sampler;
+        self
+    }
+
     /// The zCDP of one message: `Delta_X,eff^2 / (2 sigma_X^2) + Delta_u,eff^2 / (2 sigma_u^2)`.
     pub fn message_rho(&self) -> f64 {
         let f = self.sampler.sensitivity_factor();

@@ -2,7 +2,9 @@
 
 pub mod calibration;
 pub mod error;
+pub mod features;
 pub mod local;
+pub mod params;
 pub mod privatizer;
 pub mod server;
 pub mod spectrum;
@@ -12,6 +14,7 @@ pub mod width;
 pub use calibration::{JdpCalibration, LocalCalibration};
 pub use error::{InputError, JdpQffError};
 pub use local::LocalClient;
+pub use params::{JdpQffParams, jdp, local, non_private};
 pub use privatizer::{ExactStatistics, JdpPrivatizer};
 pub use server::ApproximateGpUcb;
 pub use spectrum::{Spectrum, SpectrumRule};

@@ -51,6 +51,15 @@ impl<F: FeatureMap> JdpPrivatizer<F> {
         })
     }
 
+    /// The same privatizer with another noise sampler (sigma unchanged: calibrated for the
+    /// hardened sampler's slightly larger effective sensitivity, so conservative for
+    /// [`privacy::Sampler::Textbook`]).
+    #[must_use]
+    pub fn with_sampler(mut self, sampler: privacy::Sampler) -> Self {
+        self.tree = self.tree.with_sampler(sampler);
+        self
+    }
+
     /// The calibration.
     pub fn calibration(&self) -> &JdpCalibration {
         &self.calibration

@@ -1,0 +1,125 @@
+//! The parameters of the three algorithms and their construction: [`jdp`] (Algorithms 1 + 2),
+//! [`local`] (Algorithm 3) and [`non_private`] (Algorithm 1 with exact statistics).
+
+use std::sync::Arc;
+
+use kernel::FeatureMap;
+use privacy::Sampler;
+use privacy::accountant::zcdp::ZcdpConversion;
+use serde::{Deserialize, Serialize};
+use validation::positive;
+
+use crate::calibration::{JdpCalibration, LocalCalibration, check_target};
+use crate::error::JdpQffError;
+use crate::local::LocalClient;
+use crate::privatizer::{ExactStatistics, JdpPrivatizer};
+use crate::server::ApproximateGpUcb;
+use crate::spectrum::{Spectrum, SpectrumRule};
+use crate::statistics::{ClientMessage, PrivatizedStatistics};
+use crate::width::{ConfidenceWidth, WidthParams};
+
+/// Everything the private algorithms need besides the features and the horizon.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JdpQffParams {
+    /// `alpha > 0` of `(alpha, beta)`-(local) JDP.
+    pub alpha: f64,
+    /// `beta` in `(0, 1)`.
+    pub beta: f64,
+    /// The reward clipping bound `B_y` (Bernoulli rewards: 1).
+    pub reward_bound: f64,
+    /// The constants of Theorem 1.
+    pub width: WidthParams,
+    /// The spectral constants: the paper's Lemmas 3/6 or the derived bounds.
+    pub spectrum: SpectrumRule,
+    /// zCDP to `(alpha, beta)`.
+    pub conversion: ZcdpConversion,
+    /// The noise sampler: [`Sampler::Hardened`] (exact discrete Gaussian on a grid, the
+    /// default, what the privacy claim is about) or [`Sampler::Textbook`] (floating-point
+    /// Gaussian with the same sigma: the same noise distribution up to the grid, much faster;
+    /// for regret experiments, by explicit choice only).
+    #[serde(default)]
+    pub sampler: Sampler,
+}
+
+impl Default for JdpQffParams {
+    /// Section 6.1: `alpha = 1`, `beta = 0.1`, Bernoulli rewards (`B_y = 1`), Theorem 1's
+    /// width ([`WidthParams::default`]), the paper's spectral constants, the classic zCDP
+    /// conversion.
+    fn default() -> Self {
+        Self {
+            alpha: 1.0,
+            beta: 0.1,
+            reward_bound: 1.0,
+            width: WidthParams::default(),
+            spectrum: SpectrumRule::Paper,
+            conversion: ZcdpConversion::Classic,
+            sampler: Sampler::Hardened,
+        }
+    }
+}
+
+impl JdpQffParams {
+    /// Check every field.
+    pub fn validate(&self) -> Result<(), JdpQffError> {
+        check_target(self.alpha, self.beta)?;
+        positive("reward bound B_y", self.reward_bound)?;
+        self.width.validate()
+    }
+}
+
+/// The SERVER and PRIVATIZER of `(alpha, beta)`-JDP GP-UCB (Algorithms 1 and 2) for `T` rounds.
+pub fn jdp<F: FeatureMap>(
+    features: Arc<F>,
+    horizon: u64,
+    params: &JdpQffParams,
+) -> Result<(ApproximateGpUcb<F, PrivatizedStatistics>, JdpPrivatizer<F>), JdpQffError> {
+    params.validate()?;
+    let calibration = JdpCalibration::new(
+        params.alpha,
+        params.beta,
+        horizon,
+        params.reward_bound,
+        params.conversion,
+    )?;
+    let spectrum = Spectrum::jdp(&calibration, features.dim(), params.width.zeta, params.spectrum)?;
+    let width = ConfidenceWidth::new(params.width, spectrum)?;
+    let privatizer =
+        JdpPrivatizer::new(Arc::clone(&features), calibration, spectrum)?.with_sampler(params.sampler);
+    Ok((ApproximateGpUcb::new(features, width)?, privatizer))
+}
+
+/// The SERVER and CLIENT side of `(alpha, beta)`-local JDP GP-UCB (Algorithm 3) for `T` rounds.
+pub fn local<F: FeatureMap>(
+    features: Arc<F>,
+    horizon: u64,
+    params: &JdpQffParams,
+) -> Result<(ApproximateGpUcb<F, ClientMessage>, LocalClient<F>), JdpQffError> {
+    params.validate()?;
+    let calibration = LocalCalibration::new(
+        params.alpha,
+        params.beta,
+        params.reward_bound,
+        params.conversion,
+    )?;
+    let spectrum = Spectrum::local(
+        &calibration,
+        features.dim(),
+        horizon,
+        params.width.zeta,
+        params.spectrum,
+    )?;
+    let width = ConfidenceWidth::new(params.width, spectrum)?;
+    let client = LocalClient::new(Arc::clone(&features), calibration.with_sampler(params.sampler));
+    Ok((ApproximateGpUcb::new(features, width)?, client))
+}
+
+/// The non-private comparison: Algorithm 1 with the exact statistics (no noise, no shift) and
+/// Theorem 1's width without noise terms.
+pub fn non_private<F: FeatureMap>(
+    features: Arc<F>,
+    width: WidthParams,
+) -> Result<(ApproximateGpUcb<F, PrivatizedStatistics>, ExactStatistics<F>), JdpQffError> {
+    let width = ConfidenceWidth::new(width, Spectrum::none())?;
+    let exact = ExactStatistics::new(Arc::clone(&features));
+    Ok((ApproximateGpUcb::new(features, width)?, exact))
+}
