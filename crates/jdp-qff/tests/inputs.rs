@@ -28,23 +28,35 @@ fn is_input(e: &JdpQffError) -> bool {
 #[test]
 fn bad_privacy_parameters_are_typed_errors() {
     for alpha in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        let p = JdpQffParams { alpha, ..JdpQffParams::default() };
+        let p = JdpQffParams {
+            alpha,
+            ..JdpQffParams::default()
+        };
         let e = jdp(features(), 16, &p).unwrap_err();
         assert!(is_input(&e), "alpha = {alpha}: {e}");
         let e = local(features(), 16, &p).unwrap_err();
         assert!(is_input(&e), "alpha = {alpha}: {e}");
     }
     for beta in [0.0, 1.0, 1.5, -0.1, f64::NAN] {
-        let p = JdpQffParams { beta, ..JdpQffParams::default() };
+        let p = JdpQffParams {
+            beta,
+            ..JdpQffParams::default()
+        };
         let e = jdp(features(), 16, &p).unwrap_err();
         assert!(is_input(&e), "beta = {beta}: {e}");
     }
     let e = JdpCalibration::new(1.0, 0.1, 0, 1.0, ZcdpConversion::Classic).unwrap_err();
-    assert!(matches!(e, JdpQffError::Input(InputError::ZeroCount { .. })), "{e}");
+    assert!(
+        matches!(e, JdpQffError::Input(InputError::ZeroCount { .. })),
+        "{e}"
+    );
     let e = jdp(features(), 0, &JdpQffParams::default()).unwrap_err();
     assert!(is_input(&e), "T = 0: {e}");
     let cal = JdpCalibration::new(1.0, 0.1, 16, 1.0, ZcdpConversion::Classic).unwrap();
-    assert!(matches!(cal.tree(0).unwrap_err(), JdpQffError::Input(InputError::ZeroCount { .. })));
+    assert!(matches!(
+        cal.tree(0).unwrap_err(),
+        JdpQffError::Input(InputError::ZeroCount { .. })
+    ));
     assert!(nqff(2, 1.0, 0).is_err(), "mbar = 0 (m = 0)");
     assert!(paper_mbar(0).is_err() && paper_feature_count(16, 0).is_err());
     let e = LocalCalibration::new(1.0, 0.1, 0.0, ZcdpConversion::Classic).unwrap_err();
@@ -56,16 +68,28 @@ fn empty_decision_set_and_nan_reward_are_typed_errors() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let (mut server, mut privatizer) = jdp(features(), 16, &JdpQffParams::default()).unwrap();
     let empty = Array2::<f64>::zeros((0, 2));
-    assert!(is_input(&server.select(empty.view(), &mut rng).unwrap_err()));
+    assert!(is_input(
+        &server.select(empty.view(), &mut rng).unwrap_err()
+    ));
     let nan_point = array![[0.0, f64::NAN]];
-    assert!(is_input(&server.select(nan_point.view(), &mut rng).unwrap_err()));
+    assert!(is_input(
+        &server.select(nan_point.view(), &mut rng).unwrap_err()
+    ));
     let e = privatizer
         .privatize(array![0.1, 0.2].view(), f64::NAN, &mut rng)
         .unwrap_err();
-    assert!(matches!(e, JdpQffError::Input(InputError::NonFinite { .. })), "{e}");
+    assert!(
+        matches!(e, JdpQffError::Input(InputError::NonFinite { .. })),
+        "{e}"
+    );
     let (_, client) = local(features(), 16, &JdpQffParams::default()).unwrap();
-    let e = client.perturb(array![0.1, 0.2].view(), f64::NAN, &mut rng).unwrap_err();
-    assert!(matches!(e, JdpQffError::Input(InputError::NonFinite { .. })), "{e}");
+    let e = client
+        .perturb(array![0.1, 0.2].view(), f64::NAN, &mut rng)
+        .unwrap_err();
+    assert!(
+        matches!(e, JdpQffError::Input(InputError::NonFinite { .. })),
+        "{e}"
+    );
     // observe before select is the protocol error of bandit::policy.
     let (mut server, mut exact) = non_private(features(), Default::default()).unwrap();
     let x = array![0.1, 0.2];
@@ -91,15 +115,23 @@ fn rewards_outside_the_bound_are_clipped_before_noise() {
     for big in [1e9, 7.5] {
         let (_, mut a) = jdp(features(), 8, &p).unwrap();
         let (_, mut b) = jdp(features(), 8, &p).unwrap();
-        let ra = a.privatize(x.view(), big, &mut ChaCha20Rng::seed_from_u64(3)).unwrap();
+        let ra = a
+            .privatize(x.view(), big, &mut ChaCha20Rng::seed_from_u64(3))
+            .unwrap();
         let rb = b
             .privatize(x.view(), p.reward_bound, &mut ChaCha20Rng::seed_from_u64(3))
             .unwrap();
         assert_eq!(ra, rb, "JDP privatizer, y = {big}");
         let (_, c) = local(features(), 8, &p).unwrap();
-        let ma = c.perturb(x.view(), -big, &mut ChaCha20Rng::seed_from_u64(4)).unwrap();
+        let ma = c
+            .perturb(x.view(), -big, &mut ChaCha20Rng::seed_from_u64(4))
+            .unwrap();
         let mb = c
-            .perturb(x.view(), -p.reward_bound, &mut ChaCha20Rng::seed_from_u64(4))
+            .perturb(
+                x.view(),
+                -p.reward_bound,
+                &mut ChaCha20Rng::seed_from_u64(4),
+            )
             .unwrap();
         assert_eq!(ma, mb, "local client, y = -{big}");
     }
@@ -163,10 +195,18 @@ fn calibrations_follow_their_derivations() {
     assert_eq!(cal.levels, 11); // floor(log2 1024) + 1
     let delta = std::f64::consts::SQRT_2 * (1.0 + by * by);
     let f = privacy::Sampler::Hardened.sensitivity_factor();
-    assert_relative_eq!(cal.sigma, f * delta * (11.0 / (2.0 * rho)).sqrt(), max_relative = 1e-12);
+    assert_relative_eq!(
+        cal.sigma,
+        f * delta * (11.0 / (2.0 * rho)).sqrt(),
+        max_relative = 1e-12
+    );
     // Local (Algorithm 3): each half of rho*.
     let lc = LocalCalibration::new(a, b, by, ZcdpConversion::Classic).unwrap();
     assert_relative_eq!(lc.message_rho(), rho, max_relative = 1e-12);
-    assert_relative_eq!(lc.sigma_x, f * std::f64::consts::SQRT_2 / rho.sqrt(), max_relative = 1e-12);
+    assert_relative_eq!(
+        lc.sigma_x,
+        f * std::f64::consts::SQRT_2 / rho.sqrt(),
+        max_relative = 1e-12
+    );
     assert_relative_eq!(lc.sigma_u, f * 2.0 * by / rho.sqrt(), max_relative = 1e-12);
 }
