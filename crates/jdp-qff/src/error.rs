@@ -23,3 +23,16 @@ pub enum JdpQffError {
     #[error(transparent)]
     Bandit(#[from] bandit::BanditError),
 }
+
+impl From<JdpQffError> for privacy::PrivacyError {
+    /// For [`privacy::Mechanism::release`]: input and privacy errors keep their type, the others
+    /// (a feature map that rejects a point, ...) become a calibration error with their message.
+    fn from(e: JdpQffError) -> Self {
+        match e {
+            JdpQffError::Input(e) => Self::Input(e),
+            JdpQffError::Privacy(e) => e,
+            JdpQffError::Kernel(kernel::KernelError::Input(e)) => Self::Input(e),
+            other => Self::Calibration(other.to_string()),
+        }
+    }
+}

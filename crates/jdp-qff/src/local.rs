@@ -122,10 +122,6 @@ impl<F: FeatureMap> Mechanism for LocalClient<F> {
         input: &Self::Input,
         rng: &mut R,
     ) -> Result<ClientMessage, PrivacyError> {
-        self.perturb(input.0.view(), input.1, rng)
-            .map_err(|e| match e {
-                JdpQffError::Privacy(p) => p,
-                other => PrivacyError::Calibration(other.to_string()),
-            })
+        Ok(self.perturb(input.0.view(), input.1, rng)?)
     }
 }

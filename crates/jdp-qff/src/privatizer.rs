@@ -172,10 +172,7 @@ impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
         let mut p = self.fresh();
         input
             .iter()
-            .map(|(x, y)| {
-                p.privatize(x.view(), *y, rng)
-                    .map_err(|e| PrivacyError::Calibration(e.to_string()))
-            })
+            .map(|(x, y)| Ok(p.privatize(x.view(), *y, rng)?))
             .collect()
     }
 }
