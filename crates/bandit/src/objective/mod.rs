@@ -9,7 +9,7 @@ mod rkhs;
 pub use benchmarks::{Camelback, Michalewicz, StyblinskiTang};
 pub use dubey::{DubeyEnvironment, DubeyObjective};
 pub use gp_sample::{GpSample, HeterogeneousAgents, PerturbedCopies};
-pub use rkhs::{CentreSampling, RkhsFunction, RkhsKernel, RkhsSynthetic};
+pub use rkhs::{CentreSampling, RkhsEnvironment, RkhsFunction, RkhsKernel, RkhsSynthetic};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};

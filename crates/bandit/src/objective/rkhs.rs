@@ -218,6 +218,16 @@ impl RkhsSynthetic {
         Ok(())
     }
 
+    /// The environment factory of a batch run ([`crate::runner::run_trials`]): each call draws
+    /// an instance with the trial's `rng` ([`RkhsSynthetic::sample`]) and returns its
+    /// [`RkhsInstance::annotated_environment`] with `reward`.
+    pub fn annotated_environments<R: Rng + ?Sized>(
+        &self,
+        reward: RewardModel,
+    ) -> impl Fn(&mut R) -> Result<RkhsEnvironment, BanditError> + Sync + '_ {
+        move |rng| self.sample(rng)?.annotated_environment(reward.clone())
+    }
+
     /// Draw an instance.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<RkhsInstance, BanditError> {
         self.validate()?;
@@ -250,6 +260,10 @@ impl RkhsSynthetic {
     }
 }
 
+/// An environment on a drawn [`RkhsInstance`] annotated with `(B, kernel)`: `B = ||f||_H` and
+/// the kernel of the instance ([`RkhsInstance::annotated_environment`]).
+pub type RkhsEnvironment = Annotated<FixedSetEnvironment, (f64, RkhsKernel)>;
+
 impl RkhsInstance {
     /// The bandit problem on the arms with the given reward model (Zhou & Tan: uniform noise
     /// on `[-1, 1]` in the LDP case, Student-t(3) in the heavy-tailed case).
@@ -262,7 +276,7 @@ impl RkhsInstance {
     pub fn annotated_environment(
         &self,
         reward: RewardModel,
-    ) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+    ) -> Result<RkhsEnvironment, BanditError> {
         Ok(Annotated {
             env: self.environment(reward)?,
             info: (self.rkhs_norm, self.function.kernel().clone()),
