@@ -69,3 +69,25 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
             .collect())
     }
 }
+
+/// The shape check of a weighted sum of kernel bumps `sum_i w_i k(x_i, x)` (an RKHS function,
+/// Dubey's objective): at least one centre in a non-empty dimension, and one weight per centre.
+/// `centres_what` and `weights_what` name them in the errors.
+fn check_centres_and_weights(
+    centres: &Array2<f64>,
+    weights: &Array1<f64>,
+    centres_what: &'static str,
+    weights_what: &'static str,
+) -> Result<(), BanditError> {
+    if centres.nrows() == 0 || centres.ncols() == 0 {
+        return Err(BanditError::Input(InputError::Empty { what: centres_what }));
+    }
+    if weights.len() != centres.nrows() {
+        return Err(BanditError::Input(InputError::DimensionMismatch {
+            context: weights_what,
+            expected: centres.nrows(),
+            got: weights.len(),
+        }));
+    }
+    Ok(())
+}

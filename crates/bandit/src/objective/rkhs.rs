@@ -5,7 +5,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use super::Objective;
+use super::{Objective, check_centres_and_weights};
 use crate::domain::{BoxDomain, FiniteDomain};
 use crate::env::{Annotated, FixedSetEnvironment};
 use crate::error::{BanditError, InputError};
@@ -25,18 +25,12 @@ impl<K: Kernel> RkhsFunction<K> {
     /// Validate: at least one centre, one finite weight per centre, centres admissible for
     /// the kernel.
     pub fn new(kernel: K, centres: Array2<f64>, weights: Array1<f64>) -> Result<Self, BanditError> {
-        if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Input(InputError::Empty {
-                what: "RKHS function centres",
-            }));
-        }
-        if weights.len() != centres.nrows() {
-            return Err(BanditError::Input(InputError::DimensionMismatch {
-                context: "RKHS function weights (one per centre)",
-                expected: centres.nrows(),
-                got: weights.len(),
-            }));
-        }
+        check_centres_and_weights(
+            &centres,
+            &weights,
+            "RKHS function centres",
+            "RKHS function weights (one per centre)",
+        )?;
         ensure_finite("RKHS function weights", weights.iter())?;
         kernel.validate_batch(centres.view())?;
         Ok(Self {
