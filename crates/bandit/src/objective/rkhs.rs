@@ -214,7 +214,7 @@ impl RkhsSynthetic {
 
     /// The environment factory of a batch run ([`crate::runner::run_trials`]): each call draws
     /// an instance with the trial's `rng` ([`RkhsSynthetic::sample`]) and returns its
-    /// [`RkhsInstance::annotated_environment`] with `reward`.
+    /// `RkhsInstance::annotated_environment` with `reward`.
     pub fn annotated_environments<R: Rng + ?Sized>(
         &self,
         reward: RewardModel,
@@ -254,8 +254,8 @@ impl RkhsSynthetic {
     }
 }
 
-/// An environment on a drawn [`RkhsInstance`] annotated with `(B, kernel)`: `B = ||f||_H` and
-/// the kernel of the instance ([`RkhsInstance::annotated_environment`]).
+/// An environment on a drawn instance of [`RkhsSynthetic`] annotated with `(B, kernel)`:
+/// `B = ||f||_H` and the kernel of the instance (`RkhsInstance::annotated_environment`).
 pub type RkhsEnvironment = Annotated<FixedSetEnvironment, (f64, RkhsKernel)>;
 
 impl RkhsInstance {
