@@ -42,32 +42,23 @@ fn main() -> Result<(), BanditError> {
         n_trials,
         base_seed,
     };
-    let env = |rng: &mut rand_chacha::ChaCha20Rng| {
-        problem
-            .sample(rng)?
-            .annotated_environment(RewardModel::uniform(1.0)?)
-    };
+    let env = problem.annotated_environments(RewardModel::uniform(1.0)?);
 
     let t = std::time::Instant::now();
-    let random = run_trials_non_private(&config, env, |_, _| Ok(UniformRandom))?;
+    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom))?;
     summary("random", &random, t.elapsed().as_secs_f64());
 
     // B = ||f||_H of the trial's function, R = 1 (uniform noise on [-1, 1]), delta = 0.1.
-    let params = |b: f64| IgpUcbParams {
-        b,
-        r: 1.0,
-        delta: 0.1,
-        ..IgpUcbParams::default()
-    };
+    let params = IgpUcbParams::with_norm_bound;
     let t = std::time::Instant::now();
-    let ucb = run_trials_non_private(&config, env, |e, _| {
+    let ucb = run_trials_non_private(&config, &env, |e, _| {
         GpUcb::new(e.info.1.clone(), horizon, params(e.info.0))
     })?;
     summary("gp-ucb", &ucb, t.elapsed().as_secs_f64());
 
     if with_ts {
         let t = std::time::Instant::now();
-        let ts = run_trials_non_private(&config, env, |e, _| {
+        let ts = run_trials_non_private(&config, &env, |e, _| {
             GpThompson::new(e.info.1.clone(), horizon, params(e.info.0))
         })?;
         summary("gp-ts", &ts, t.elapsed().as_secs_f64());

@@ -177,23 +177,16 @@ fn seeded_short_run_snapshot() {
         base_seed: 314,
     };
     let problem = RkhsSynthetic::default();
-    let env = |rng: &mut ChaCha20Rng| {
-        problem
-            .sample(rng)?
-            .annotated_environment(RewardModel::uniform(1.0)?)
-    };
-    let ucb = run_trials_non_private(&config, env, |e, _| {
+    let env = problem.annotated_environments(RewardModel::uniform(1.0).unwrap());
+    let ucb = run_trials_non_private(&config, &env, |e, _| {
         GpUcb::new(
             e.info.1.clone(),
             config.horizon,
-            IgpUcbParams {
-                b: e.info.0,
-                ..IgpUcbParams::default()
-            },
+            IgpUcbParams::with_norm_bound(e.info.0),
         )
     })
     .unwrap();
-    let random = run_trials_non_private(&config, env, |_, _| Ok(UniformRandom)).unwrap();
+    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom)).unwrap();
     // Same environment streams: the two policies see the same instances.
     assert_eq!(
         ucb.trials[0].instantaneous_regret.len(),

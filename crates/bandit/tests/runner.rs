@@ -5,9 +5,9 @@
 
 use bandit::agent::{Agent, Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
-use bandit::env::{Annotated, Environment, FixedSetEnvironment};
+use bandit::env::{Environment, FixedSetEnvironment};
 use bandit::noise::RewardModel;
-use bandit::objective::{RkhsKernel, RkhsSynthetic};
+use bandit::objective::{RkhsEnvironment, RkhsSynthetic};
 use bandit::runner::{
     BatchResult, Role, RoundView, RunConfig, Transcript, regret_curve_non_private, run_one,
     run_one_observed, run_trials, run_trials_non_private, seed_key, trial_rng,
@@ -309,24 +309,16 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
         base_seed: 99,
     };
     let problem = RkhsSynthetic::default();
-    let make_env = |rng: &mut ChaCha20Rng| {
-        problem
-            .sample(rng)?
-            .annotated_environment(RewardModel::uniform(1.0)?)
-    };
-    let make_agent = |e: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>,
-                      _: &mut ChaCha20Rng| {
+    let make_env = problem.annotated_environments(RewardModel::uniform(1.0).unwrap());
+    let make_agent = |e: &RkhsEnvironment, _: &mut ChaCha20Rng| {
         GpUcb::new(
             e.info.1.clone(),
             config.horizon,
-            IgpUcbParams {
-                b: e.info.0,
-                ..IgpUcbParams::default()
-            },
+            IgpUcbParams::with_norm_bound(e.info.0),
         )
     };
     let make_curator = |_: &_, _: &mut ChaCha20Rng| Ok::<_, std::convert::Infallible>(Shift);
-    let batch = run_trials(&config, make_env, make_agent, make_curator).unwrap();
+    let batch = run_trials(&config, &make_env, make_agent, make_curator).unwrap();
     let trial = 2;
     let mut transcript = Transcript::new();
     let record = run_one_observed(

@@ -9,11 +9,12 @@
 
 use std::sync::Arc;
 
+use bandit::agent::Agent;
 use bandit::baselines::UniformRandom;
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{BatchResult, RunConfig, run_trials_non_private};
+use bandit::runner::{RunConfig, run_trials_non_private};
 use kernel::Kernel;
 use ldp_bo::{AtaGpUcb, AtaParams, MomaGpUcb, MomaParams, TgpParams, TgpUcb};
 use rand_chacha::ChaCha20Rng;
@@ -33,8 +34,16 @@ fn env(rng: &mut ChaCha20Rng) -> Result<Env, bandit::BanditError> {
     })
 }
 
-fn mean_final(r: &BatchResult) -> f64 {
-    let f = r.final_cumulative_regrets();
+/// The mean final cumulative regret of the agent built by `make_agent` over the trials of
+/// `config`.
+fn mean_final<A, F>(config: &RunConfig, make_agent: F) -> f64
+where
+    A: Agent<Message = f64>,
+    F: Fn(&Env, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
+{
+    let f = run_trials_non_private(config, env, make_agent)
+        .unwrap()
+        .final_cumulative_regrets();
     f.iter().sum::<f64>() / f.len() as f64
 }
 
@@ -46,52 +55,39 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
         n_trials: 4,
         base_seed: 99,
     };
-    let random = mean_final(
-        &run_trials_non_private(&config, env, |_, _| {
-            Ok::<_, bandit::BanditError>(UniformRandom)
-        })
-        .unwrap(),
-    );
-    let tgp = mean_final(
-        &run_trials_non_private(&config, env, |e: &Env, _: &mut _| {
-            TgpUcb::heavy_tailed(
-                e.info.1.clone(),
-                e.info.2.view(),
-                e.info.0,
-                1.0,
-                e.info.0.powi(2) + VARIANCE,
-                TgpParams::default(),
-            )
-        })
-        .unwrap(),
-    );
-    let ata = mean_final(
-        &run_trials_non_private(&config, env, |e: &Env, _: &mut _| {
-            AtaGpUcb::heavy_tailed(
-                e.info.1.clone(),
-                e.info.2.view(),
-                e.info.0,
-                e.info.0.powi(2) + VARIANCE,
-                horizon as u64,
-                AtaParams::default(),
-            )
-        })
-        .unwrap(),
-    );
-    let moma = mean_final(
-        &run_trials_non_private(&config, env, |e: &Env, _: &mut _| {
-            MomaGpUcb::heavy_tailed(
-                e.info.1.clone(),
-                e.info.2.view(),
-                e.info.0,
-                1.0,
-                VARIANCE,
-                horizon as u64,
-                MomaParams::default(),
-            )
-        })
-        .unwrap(),
-    );
+    let random = mean_final(&config, |_, _| Ok::<_, bandit::BanditError>(UniformRandom));
+    // alpha = 1 and v = E[y^2] <= B^2 + Var(noise) for TGP-UCB and ATA-GP-UCB; MoMA-GP-UCB
+    // takes the noise moment c = Var(noise) itself.
+    let tgp = mean_final(&config, |e, _| {
+        let (b, kernel, arms) = &e.info;
+        let v = b.powi(2) + VARIANCE;
+        TgpUcb::heavy_tailed(
+            kernel.clone(),
+            arms.view(),
+            *b,
+            1.0,
+            v,
+            TgpParams::default(),
+        )
+    });
+    let ata = mean_final(&config, |e, _| {
+        let (b, kernel, arms) = &e.info;
+        let (v, t) = (b.powi(2) + VARIANCE, horizon as u64);
+        AtaGpUcb::heavy_tailed(kernel.clone(), arms.view(), *b, v, t, AtaParams::default())
+    });
+    let moma = mean_final(&config, |e, _| {
+        let (b, kernel, arms) = &e.info;
+        let (c, t) = (VARIANCE, horizon as u64);
+        MomaGpUcb::heavy_tailed(
+            kernel.clone(),
+            arms.view(),
+            *b,
+            1.0,
+            c,
+            t,
+            MomaParams::default(),
+        )
+    });
     for (name, r) in [("TGP-UCB", tgp), ("ATA-GP-UCB", ata), ("MoMA-GP-UCB", moma)] {
         eprintln!("{name}: mean R_T = {r:.1} vs uniform {random:.1}");
         assert!(

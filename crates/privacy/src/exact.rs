@@ -22,15 +22,7 @@ pub fn dyadic(x: f64) -> Option<(BigUint, BigUint)> {
     if x == 0.0 {
         return Some((BigUint::zero(), BigUint::one()));
     }
-    let bits = x.to_bits();
-    let exp_field = ((bits >> 52) & 0x7ff) as i64;
-    let frac = bits & ((1u64 << 52) - 1);
-    // value = mantissa * 2^exponent
-    let (mantissa, exponent) = if exp_field == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), exp_field - 1075)
-    };
+    let (mantissa, exponent) = mantissa_exponent(x);
     let m = BigUint::from(mantissa);
     if exponent >= 0 {
         Some((m << (exponent as usize), BigUint::one()))
@@ -47,14 +39,7 @@ pub fn signed_dyadic(x: f64) -> Option<(BigInt, i64)> {
     if !x.is_finite() {
         return None;
     }
-    let bits = x.to_bits();
-    let exp_field = ((bits >> 52) & 0x7ff) as i64;
-    let frac = bits & ((1u64 << 52) - 1);
-    let (mantissa, exponent) = if exp_field == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), exp_field - 1075)
-    };
+    let (mantissa, exponent) = mantissa_exponent(x);
     let sign = if x.is_sign_negative() && mantissa != 0 {
         Sign::Minus
     } else {
@@ -64,6 +49,20 @@ pub fn signed_dyadic(x: f64) -> Option<(BigInt, i64)> {
         BigInt::from_biguint(sign, BigUint::from(mantissa)),
         exponent,
     ))
+}
+
+/// The unsigned mantissa and the exponent of a finite double: `|x| = mantissa 2^exponent`
+/// (IEEE 754 binary64: 52 stored fraction bits, the implicit leading 1 for normal numbers,
+/// exponent bias 1023, subnormals at `2^-1074`).
+fn mantissa_exponent(x: f64) -> (u64, i64) {
+    let bits = x.to_bits();
+    let exp_field = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    if exp_field == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp_field - 1075)
+    }
 }
 
 /// A uniform integer in `[0, n)`, `n >= 1`, by rejection on `bits(n - 1)` random bits (fewer

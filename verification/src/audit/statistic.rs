@@ -116,31 +116,39 @@ impl Statistic<Vec<f64>> for MeanDifferenceProjection {
         "projection on the estimated mean difference".into()
     }
     fn fit(&self, a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Score<Vec<f64>>, AuditError> {
-        let d = a
-            .first()
-            .or(b.first())
-            .map(Vec::len)
-            .ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
-        let mean = |xs: &[Vec<f64>]| -> Result<Vec<f64>, AuditError> {
-            let mut m = vec![0.0; d];
-            for x in xs {
-                if x.len() != d {
-                    return Err(AuditError::Output(format!(
-                        "vector outputs of lengths {} and {d}",
-                        x.len()
-                    )));
-                }
-                for (mi, xi) in m.iter_mut().zip(x) {
-                    *mi += xi;
-                }
-            }
-            let n = xs.len().max(1) as f64;
-            Ok(m.into_iter().map(|v| v / n).collect())
-        };
-        let (ma, mb) = (mean(a)?, mean(b)?);
+        let d = common_dim(a, b)?;
+        let (ma, mb) = (mean(a, d), mean(b, d));
         let w: Vec<f64> = ma.iter().zip(&mb).map(|(x, y)| x - y).collect();
         Ok(linear_score(w))
     }
+}
+
+/// The length `d` shared by all the training outputs of both inputs.
+fn common_dim(a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<usize, AuditError> {
+    let d = a
+        .first()
+        .or(b.first())
+        .map(Vec::len)
+        .ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
+    match a.iter().chain(b).find(|x| x.len() != d) {
+        Some(x) => Err(AuditError::Output(format!(
+            "vector outputs of lengths {} and {d}",
+            x.len()
+        ))),
+        None => Ok(d),
+    }
+}
+
+/// The entrywise mean of vectors of length `d` (zeros for none).
+fn mean(xs: &[Vec<f64>], d: usize) -> Vec<f64> {
+    let mut m = vec![0.0; d];
+    for x in xs {
+        for (mi, xi) in m.iter_mut().zip(x) {
+            *mi += xi;
+        }
+    }
+    let n = xs.len().max(1) as f64;
+    m.into_iter().map(|v| v / n).collect()
 }
 
 /// The linear score `s(o) = <w, o>` (0 for an output of another length).
@@ -202,31 +210,13 @@ impl Statistic<Vec<f64>> for FisherDiscriminant {
         "Fisher discriminant (pooled covariance)".into()
     }
     fn fit(&self, a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Score<Vec<f64>>, AuditError> {
-        let d = a
-            .first()
-            .or(b.first())
-            .map(Vec::len)
-            .ok_or_else(|| AuditError::InvalidConfig("no training outputs".into()))?;
-        if a.iter().chain(b).any(|x| x.len() != d) {
-            return Err(AuditError::Output(
-                "vector outputs of different lengths".into(),
-            ));
-        }
+        let d = common_dim(a, b)?;
         if a.len() < 2 || b.len() < 2 {
             return Err(AuditError::InvalidConfig(
                 "Fisher discriminant needs at least 2 outputs per input".into(),
             ));
         }
-        let mean = |xs: &[Vec<f64>]| -> Vec<f64> {
-            let mut m = vec![0.0; d];
-            for x in xs {
-                for (mi, xi) in m.iter_mut().zip(x) {
-                    *mi += xi;
-                }
-            }
-            m.into_iter().map(|v| v / xs.len() as f64).collect()
-        };
-        let (ma, mb) = (mean(a), mean(b));
+        let (ma, mb) = (mean(a, d), mean(b, d));
         let mut cov = vec![0.0; d * d];
         for (xs, m) in [(a, &ma), (b, &mb)] {
             for x in xs {

@@ -74,6 +74,15 @@ impl Default for IgpUcbParams {
 }
 
 impl IgpUcbParams {
+    /// The defaults with the RKHS-norm bound `B` of the instance at hand (`B` has no paper
+    /// default: the experiments set it per instance, e.g. to the sampled function's norm).
+    pub fn with_norm_bound(b: f64) -> Self {
+        Self {
+            b,
+            ..Self::default()
+        }
+    }
+
     /// Check the ranges.
     pub fn validate(&self) -> Result<(), BanditError> {
         non_negative("RKHS-norm bound B", self.b)?;

@@ -7,7 +7,7 @@ use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp1, StandardNormal};
 use serde::{Deserialize, Serialize};
 
-use super::Objective;
+use super::{Objective, check_centres_and_weights};
 use crate::env::Environment;
 use crate::error::{BanditError, InputError};
 
@@ -50,18 +50,12 @@ impl DubeyObjective {
 
     /// An objective with given centres (`4 x d` or any `m x d`) and weights.
     pub fn new(centres: Array2<f64>, alpha: Array1<f64>) -> Result<Self, BanditError> {
-        if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Input(InputError::Empty {
-                what: "Dubey objective centres",
-            }));
-        }
-        if alpha.len() != centres.nrows() {
-            return Err(BanditError::Input(InputError::DimensionMismatch {
-                context: "Dubey objective weights",
-                expected: centres.nrows(),
-                got: alpha.len(),
-            }));
-        }
+        check_centres_and_weights(
+            &centres,
+            &alpha,
+            "Dubey objective centres",
+            "Dubey objective weights",
+        )?;
         validation::ensure_finite("Dubey objective centres", centres.iter())?;
         validation::ensure_finite("Dubey objective weights", alpha.iter())?;
         Ok(Self { centres, alpha })

@@ -9,7 +9,7 @@ mod rkhs;
 pub use benchmarks::{Camelback, Michalewicz, StyblinskiTang};
 pub use dubey::{DubeyEnvironment, DubeyObjective};
 pub use gp_sample::{GpSample, HeterogeneousAgents, PerturbedCopies};
-pub use rkhs::{CentreSampling, RkhsFunction, RkhsKernel, RkhsSynthetic};
+pub use rkhs::{CentreSampling, RkhsEnvironment, RkhsFunction, RkhsKernel, RkhsSynthetic};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -68,4 +68,26 @@ pub trait Objective: Send + Sync + std::fmt::Debug {
             .map(|x| self.value_unchecked(x))
             .collect())
     }
+}
+
+/// The shape check of a weighted sum of kernel bumps `sum_i w_i k(x_i, x)` (an RKHS function,
+/// Dubey's objective): at least one centre in a non-empty dimension, and one weight per centre.
+/// `centres_what` and `weights_what` name them in the errors.
+fn check_centres_and_weights(
+    centres: &Array2<f64>,
+    weights: &Array1<f64>,
+    centres_what: &'static str,
+    weights_what: &'static str,
+) -> Result<(), BanditError> {
+    if centres.nrows() == 0 || centres.ncols() == 0 {
+        return Err(BanditError::Input(InputError::Empty { what: centres_what }));
+    }
+    if weights.len() != centres.nrows() {
+        return Err(BanditError::Input(InputError::DimensionMismatch {
+            context: weights_what,
+            expected: centres.nrows(),
+            got: weights.len(),
+        }));
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use super::Objective;
+use super::{Objective, check_centres_and_weights};
 use crate::domain::{BoxDomain, FiniteDomain};
 use crate::env::{Annotated, FixedSetEnvironment};
 use crate::error::{BanditError, InputError};
@@ -25,18 +25,12 @@ impl<K: Kernel> RkhsFunction<K> {
     /// Validate: at least one centre, one finite weight per centre, centres admissible for
     /// the kernel.
     pub fn new(kernel: K, centres: Array2<f64>, weights: Array1<f64>) -> Result<Self, BanditError> {
-        if centres.nrows() == 0 || centres.ncols() == 0 {
-            return Err(BanditError::Input(InputError::Empty {
-                what: "RKHS function centres",
-            }));
-        }
-        if weights.len() != centres.nrows() {
-            return Err(BanditError::Input(InputError::DimensionMismatch {
-                context: "RKHS function weights (one per centre)",
-                expected: centres.nrows(),
-                got: weights.len(),
-            }));
-        }
+        check_centres_and_weights(
+            &centres,
+            &weights,
+            "RKHS function centres",
+            "RKHS function weights (one per centre)",
+        )?;
         ensure_finite("RKHS function weights", weights.iter())?;
         kernel.validate_batch(centres.view())?;
         Ok(Self {
@@ -218,6 +212,16 @@ impl RkhsSynthetic {
         Ok(())
     }
 
+    /// The environment factory of a batch run ([`crate::runner::run_trials`]): each call draws
+    /// an instance with the trial's `rng` ([`RkhsSynthetic::sample`]) and returns its
+    /// `RkhsInstance::annotated_environment` with `reward`.
+    pub fn annotated_environments<R: Rng + ?Sized>(
+        &self,
+        reward: RewardModel,
+    ) -> impl Fn(&mut R) -> Result<RkhsEnvironment, BanditError> + Sync + '_ {
+        move |rng| self.sample(rng)?.annotated_environment(reward.clone())
+    }
+
     /// Draw an instance.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<RkhsInstance, BanditError> {
         self.validate()?;
@@ -250,6 +254,10 @@ impl RkhsSynthetic {
     }
 }
 
+/// An environment on a drawn instance of [`RkhsSynthetic`] annotated with `(B, kernel)`:
+/// `B = ||f||_H` and the kernel of the instance (`RkhsInstance::annotated_environment`).
+pub type RkhsEnvironment = Annotated<FixedSetEnvironment, (f64, RkhsKernel)>;
+
 impl RkhsInstance {
     /// The bandit problem on the arms with the given reward model (Zhou & Tan: uniform noise
     /// on `[-1, 1]` in the LDP case, Student-t(3) in the heavy-tailed case).
@@ -262,7 +270,7 @@ impl RkhsInstance {
     pub fn annotated_environment(
         &self,
         reward: RewardModel,
-    ) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+    ) -> Result<RkhsEnvironment, BanditError> {
         Ok(Annotated {
             env: self.environment(reward)?,
             info: (self.rkhs_norm, self.function.kernel().clone()),

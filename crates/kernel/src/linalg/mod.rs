@@ -27,7 +27,7 @@ mod eigen;
 pub use cholesky::Cholesky;
 pub use eigen::{SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen};
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayBase, ArrayView2, Data, Dimension};
 
 use crate::error::KernelError;
 use validation::ensure_finite;
@@ -45,6 +45,25 @@ pub const PSD_TOLERANCE: f64 = 1e-10;
 /// rounding noise of an eigendecomposition (`~ n * 1e-16` relative) and far below any
 /// eigenvalue that carries signal in the kernels of this workspace.
 pub const PINV_RCOND: f64 = 1e-10;
+
+/// The largest entrywise difference `max |a_i - b_i|` of two arrays of the same shape (how far
+/// an approximation is from what it approximates: a feature map's Gram matrix from the
+/// kernel's, an incremental posterior from one computed from scratch). Arrays of different
+/// shapes are not comparable entrywise: the distance is then `+inf`, never smaller than a
+/// tolerance.
+pub fn max_abs_diff<S1, S2, D>(a: &ArrayBase<S1, D>, b: &ArrayBase<S2, D>) -> f64
+where
+    S1: Data<Elem = f64>,
+    S2: Data<Elem = f64>,
+    D: Dimension,
+{
+    if a.shape() != b.shape() {
+        return f64::INFINITY;
+    }
+    a.iter()
+        .zip(b.iter())
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+}
 
 /// Validate a square, finite, symmetric matrix (see [`SYMMETRY_TOLERANCE`]).
 pub fn validate_symmetric(what: &'static str, a: ArrayView2<'_, f64>) -> Result<(), KernelError> {

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests (included with `mod common;`).
 #![allow(dead_code)]
 
-use ndarray::{Array2, ArrayBase, Data, Dimension};
+pub use kernel::linalg::max_abs_diff;
+use ndarray::Array2;
 use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -9,19 +10,6 @@ use rand_chacha::ChaCha20Rng;
 /// A seeded ChaCha20 generator.
 pub fn rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)
-}
-
-/// `max |a - b|` over all entries.
-pub fn max_abs_diff<S1, S2, D>(a: &ArrayBase<S1, D>, b: &ArrayBase<S2, D>) -> f64
-where
-    S1: Data<Elem = f64>,
-    S2: Data<Elem = f64>,
-    D: Dimension,
-{
-    assert_eq!(a.shape(), b.shape(), "shape mismatch");
-    a.iter()
-        .zip(b.iter())
-        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// `n x d` points uniform on `[0, 1]^d`.

@@ -56,20 +56,13 @@ pub(super) fn gp_ucb_vs_random(ctx: &Context) -> CheckResult {
         base_seed: ctx.seed_for("bandit/gp-ucb/rkhs"),
     };
     let problem = RkhsSynthetic::default();
-    let env = |rng: &mut ChaCha20Rng| {
-        problem
-            .sample(rng)?
-            .annotated_environment(RewardModel::uniform(1.0)?)
-    };
-    let random = run_trials_non_private(&config, env, |_, _| Ok(UniformRandom))?;
-    let ucb = run_trials_non_private(&config, env, |en, _| {
+    let env = problem.annotated_environments(RewardModel::uniform(1.0)?);
+    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom))?;
+    let ucb = run_trials_non_private(&config, &env, |en, _| {
         GpUcb::new(
             en.info.1.clone(),
             horizon,
-            IgpUcbParams {
-                b: en.info.0,
-                ..IgpUcbParams::default()
-            },
+            IgpUcbParams::with_norm_bound(en.info.0),
         )
     })?;
 

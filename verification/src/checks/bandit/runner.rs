@@ -14,29 +14,19 @@ pub(super) fn thread_invariance(ctx: &Context) -> CheckResult {
         base_seed: ctx.seed_for("bandit/runner/thread-invariance"),
     };
     let problem = RkhsSynthetic::matern();
+    let env = problem.annotated_environments(RewardModel::student_t(3.0, 1.0)?);
     let run = |threads: usize| -> Result<String, CheckError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
         let b = pool.install(|| {
-            run_trials_non_private(
-                &config,
-                |rng| {
-                    problem
-                        .sample(rng)?
-                        .annotated_environment(RewardModel::student_t(3.0, 1.0)?)
-                },
-                |en, _| {
-                    GpUcb::new(
-                        en.info.1.clone(),
-                        config.horizon,
-                        IgpUcbParams {
-                            b: en.info.0,
-                            ..IgpUcbParams::default()
-                        },
-                    )
-                },
-            )
+            run_trials_non_private(&config, &env, |en, _| {
+                GpUcb::new(
+                    en.info.1.clone(),
+                    config.horizon,
+                    IgpUcbParams::with_norm_bound(en.info.0),
+                )
+            })
         })?;
         b.to_json().map_err(CheckError::from)
     };

@@ -7,18 +7,15 @@ use crate::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons};
 use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
 use bandit::BanditError;
 use bandit::baselines::{GpUcb, IgpUcbParams};
-use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
-use bandit::objective::{RkhsKernel, RkhsSynthetic};
+use bandit::objective::{RkhsEnvironment, RkhsSynthetic};
 use bandit::runner::regret_curve_non_private;
 use rand_chacha::ChaCha20Rng;
 
 /// The Zhou & Tan synthetic RKHS problem (100 arms on [0, 1], SE kernel l = 0.2, max |f| = 1)
 /// with Gaussian reward noise of standard deviation [`SCALING_NOISE`], annotated with
 /// `B = ||f||_H` and the kernel.
-pub(super) fn rkhs_environment(
-    rng: &mut ChaCha20Rng,
-) -> Result<Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, BanditError> {
+pub(super) fn rkhs_environment(rng: &mut ChaCha20Rng) -> Result<RkhsEnvironment, BanditError> {
     RkhsSynthetic::default()
         .sample(rng)?
         .annotated_environment(RewardModel::Gaussian {
@@ -43,15 +40,13 @@ pub(super) fn scaling_gp_ucb(ctx: &Context) -> CheckResult {
     let curve = |t_max: usize, seed: u64| {
         regret_curve_non_private(
             rkhs_environment,
-            |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+            |env: &RkhsEnvironment, _: &mut ChaCha20Rng| {
                 GpUcb::new(
                     env.info.1.clone(),
                     t_max,
                     IgpUcbParams {
-                        b: env.info.0,
                         r: SCALING_NOISE,
-                        delta: 0.1,
-                        ..IgpUcbParams::default()
+                        ..IgpUcbParams::with_norm_bound(env.info.0)
                     },
                 )
             },

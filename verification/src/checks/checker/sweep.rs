@@ -7,8 +7,7 @@ use crate::scaling::privacy_sweep;
 use crate::shared::ALPHA;
 use bandit::agent::{Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams};
-use bandit::env::{Annotated, FixedSetEnvironment};
-use bandit::objective::RkhsKernel;
+use bandit::objective::RkhsEnvironment;
 use bandit::runner::regret_curve;
 use privacy::mechanisms::ConvertToLaplace;
 use rand_chacha::ChaCha20Rng;
@@ -42,19 +41,17 @@ pub(super) fn scaling_privacy_sweep(ctx: &Context) -> CheckResult {
         let r_msg = std::f64::consts::SQRT_2 * ctl.scale() + SCALING_NOISE;
         let curve = regret_curve(
             rkhs_environment,
-            |env: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+            |env: &RkhsEnvironment, _: &mut ChaCha20Rng| {
                 GpUcb::new(
                     env.info.1.clone(),
                     horizon,
                     IgpUcbParams {
-                        b: env.info.0,
                         r: r_msg,
-                        delta: 0.1,
-                        ..IgpUcbParams::default()
+                        ..IgpUcbParams::with_norm_bound(env.info.0)
                     },
                 )
             },
-            |_: &Annotated<FixedSetEnvironment, (f64, RkhsKernel)>, _: &mut ChaCha20Rng| {
+            |_: &RkhsEnvironment, _: &mut ChaCha20Rng| {
                 Ok::<_, privacy::PrivacyError>(CtlRewards(ctl.clone()))
             },
             horizon,

@@ -10,8 +10,9 @@ mod qff;
 mod rff;
 
 use crate::check::{Check, CheckError};
+use kernel::linalg::max_abs_diff;
 use kernel::{FeatureMap, Kernel};
-use ndarray::{Array1, Array2, ArrayView2};
+use ndarray::{Array2, ArrayView2};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
@@ -64,18 +65,6 @@ fn uniform_points(n: usize, d: usize, r: &mut ChaCha20Rng) -> Array2<f64> {
     Array2::from_shape_fn((n, d), |_| r.random::<f64>())
 }
 
-fn max_abs_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
-    a.iter()
-        .zip(b.iter())
-        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
-}
-
-fn max_abs_diff1(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
-    a.iter()
-        .zip(b.iter())
-        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
-}
-
 /// `max |K - Phi Phi^T|` of a feature map on the rows of `x`.
 fn feature_gram_error<K: Kernel, F: FeatureMap>(
     k: &K,
@@ -83,5 +72,5 @@ fn feature_gram_error<K: Kernel, F: FeatureMap>(
     x: ArrayView2<'_, f64>,
 ) -> Result<f64, CheckError> {
     let phi = f.map_batch(x)?;
-    Ok(max_abs_diff(k.gram(x)?.view(), phi.dot(&phi.t()).view()))
+    Ok(max_abs_diff(&k.gram(x)?, &phi.dot(&phi.t())))
 }

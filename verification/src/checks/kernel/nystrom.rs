@@ -1,9 +1,10 @@
 //! The Nystrom embedding's reconstruction of the Gram matrix.
 
-use super::{max_abs_diff, rng, uniform_points};
+use super::{rng, uniform_points};
 use crate::check::{CheckResult, Context, Outcome, verdict};
 use crate::report::CheckKind;
 use kernel::linalg::PINV_RCOND;
+use kernel::linalg::max_abs_diff;
 use kernel::{FeatureMap, Kernel, NystromEmbedding, SquaredExponential};
 use ndarray::Array1;
 
@@ -17,7 +18,7 @@ pub(super) fn nystrom_reconstruction(ctx: &Context) -> CheckResult {
     let all: Vec<usize> = (0..n).collect();
     let full = NystromEmbedding::from_indices(&k, x.view(), &all, PINV_RCOND)?;
     let phi = full.map_batch(x.view())?;
-    let err_full = max_abs_diff(phi.dot(&phi.t()).view(), kk.view());
+    let err_full = max_abs_diff(&phi.dot(&phi.t()), &kk);
     // Algorithm 4 with the prior variances (k(x,x) = 1) and q = 0.3: Bernoulli(0.3) dictionary.
     let e4 = NystromEmbedding::sample(&k, x.view(), Array1::from_elem(n, 1.0).view(), 0.3, &mut r)?;
     let phi4 = e4.map_batch(x.view())?;
@@ -28,7 +29,7 @@ pub(super) fn nystrom_reconstruction(ctx: &Context) -> CheckResult {
             err_dict = err_dict.max((rec[[i, j]] - kk[[i, j]]).abs());
         }
     }
-    let err_all = max_abs_diff(rec.view(), kk.view());
+    let err_all = max_abs_diff(&rec, &kk);
     let tol = 1e-8;
     Ok(Outcome::new(
         CheckKind::Accuracy,
