@@ -42,16 +42,24 @@ fn snapshot(variant: &'static str) -> Snapshot {
             HORIZON,
             SEED,
             &environment,
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.0),
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.1),
+            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.0)
+            },
+            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.1)
+            },
         ),
         "local" => run_one(
             0,
             HORIZON,
             SEED,
             &environment,
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.0),
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.1),
+            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.0)
+            },
+            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.1)
+            },
         ),
         _ => run_one(
             0,

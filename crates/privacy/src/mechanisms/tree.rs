@@ -449,7 +449,10 @@ mod tests {
             let out = tr
                 .push_packed_with_noise(array![0.0].view(), array![noise].view())
                 .unwrap();
-            let expected: f64 = nodes.iter().map(|&(_, _, end)| 2f64.powi(end as i32 - 1)).sum();
+            let expected: f64 = nodes
+                .iter()
+                .map(|&(_, _, end)| 2f64.powi(end as i32 - 1))
+                .sum();
             assert_eq!(out[0], expected, "t = {t}");
         }
     }

@@ -12,7 +12,10 @@ use crate::audit::{AuditConfig, FisherDiscriminant, Known, Mapped, audit, audit_
 use crate::check::{CheckError, CheckResult, Context};
 use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, MIN_TIGHTNESS, audit_outcome};
-use jdp_qff::{ClientMessage, JdpPrivatizer, LocalCalibration, LocalClient, PrivatizedStatistics, Spectrum, SpectrumRule};
+use jdp_qff::{
+    ClientMessage, JdpPrivatizer, LocalCalibration, LocalClient, PrivatizedStatistics, Spectrum,
+    SpectrumRule,
+};
 use kernel::FeatureMap;
 use ndarray::{Array1, arr1};
 use privacy::Mechanism;
@@ -30,7 +33,8 @@ use rand_chacha::ChaCha20Rng;
 /// `2 sqrt 2` counts the mirrored entry twice), so the pair's `mu = 2 / sigma`.
 pub(super) fn tree_node(ctx: &Context) -> CheckResult {
     let cal = calibration(1024)?;
-    let m = OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma)?;
+    let m =
+        OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma)?;
     let (x, xp) = (
         (arr1(&[1.0]), OUT_OF_RANGE_REWARD),
         (arr1(&[1.0]), -OUT_OF_RANGE_REWARD),
@@ -38,7 +42,10 @@ pub(super) fn tree_node(ctx: &Context) -> CheckResult {
     let d = 2.0 * REWARD_BOUND;
     let mu_pair = d / cal.sigma;
     // The exact LLR of the Gaussian shift: the (0, 1) packed entry (larger under x).
-    let llr = Known::new("exact Gaussian LLR ordering (the (phi, y) entry)", |o: &Array1<f64>| o[1]);
+    let llr = Known::new(
+        "exact Gaussian LLR ordering (the (phi, y) entry)",
+        |o: &Array1<f64>| o[1],
+    );
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 4)
@@ -62,8 +69,7 @@ pub(super) fn tree_node(ctx: &Context) -> CheckResult {
         m.rho(),
         cal.rho / cal.levels as f64
     ));
-    Ok(o
-        .value("node_sigma", cal.sigma)
+    Ok(o.value("node_sigma", cal.sigma)
         .value("rho_star", cal.rho)
         .value("levels", cal.levels)
         .value("mu_pair", mu_pair))
@@ -81,7 +87,7 @@ pub(super) fn prefix_sums(ctx: &Context) -> CheckResult {
     let s1 = scalar_feature_stream(horizon as usize, 0, -OUT_OF_RANGE_REWARD)?;
     let mu_pair = 2.0 * REWARD_BOUND * (tree.levels() as f64).sqrt() / tree.sigma();
     let stat = Mapped::new("the released prefix sums", flatten_rows, FisherDiscriminant);
-    let n = ctx.mode.pick(100_000, 500_000);
+    let n = ctx.mode.pick(60_000, 300_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 2)
         .delta(1e-5)
@@ -136,7 +142,7 @@ pub(super) fn pipeline(ctx: &Context) -> CheckResult {
         |v: &Vec<PrivatizedStatistics>| flatten_view(v),
         FisherDiscriminant,
     );
-    let n = ctx.mode.pick(40_000, 200_000);
+    let n = ctx.mode.pick(30_000, 150_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n)
         .delta(1e-5)
@@ -182,7 +188,12 @@ fn client_mean(phi: &Array1<f64>, y: f64) -> (Vec<f64>, Vec<f64>) {
 /// half), local model; a pair reaches at most `mu = sqrt(2 rho*)`.
 pub(super) fn local_client(ctx: &Context) -> CheckResult {
     let features = audit_features()?;
-    let cal = LocalCalibration::new(AUDIT_ALPHA, AUDIT_BETA, REWARD_BOUND, ZcdpConversion::Classic)?;
+    let cal = LocalCalibration::new(
+        AUDIT_ALPHA,
+        AUDIT_BETA,
+        REWARD_BOUND,
+        ZcdpConversion::Classic,
+    )?;
     let client = LocalClient::new(Arc::clone(&features), cal.clone());
     let x0 = arr1(&[0.0]);
     let phi0 = features.map(x0.view())?;
@@ -219,12 +230,17 @@ pub(super) fn local_client(ctx: &Context) -> CheckResult {
                     k += 1;
                 }
             }
-            acc + msg.u_increment().iter().zip(&wu).map(|(o, w)| o * w).sum::<f64>()
+            acc + msg
+                .u_increment()
+                .iter()
+                .zip(&wu)
+                .map(|(o, w)| o * w)
+                .sum::<f64>()
         },
     );
     let x = (x0, OUT_OF_RANGE_REWARD);
     let xprime = (xp.clone(), yp);
-    let n = ctx.mode.pick(200_000, 1_000_000);
+    let n = ctx.mode.pick(120_000, 600_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 4)
         .delta(1e-5)

@@ -3,7 +3,7 @@
 //! flagged (a certified point below the claim's trade-off curve) for the check to pass.
 
 use super::common::{
-    AUDIT_ALPHA, AUDIT_BETA, OUT_OF_RANGE_REWARD, REWARD_BOUND, calibration, flatten_rows,
+    AUDIT_BETA, CONTROL_ALPHA, OUT_OF_RANGE_REWARD, REWARD_BOUND, calibration_at, flatten_rows,
     packed_item, scalar_feature_stream,
 };
 use crate::audit::{AuditConfig, FisherDiscriminant, Known, Mapped, audit};
@@ -12,7 +12,7 @@ use crate::report::CheckKind;
 use crate::shared::{ALPHA, Expect, audit_outcome};
 use ndarray::{Array1, Array2, arr1};
 use privacy::mechanisms::OuterProductGaussian;
-use privacy::mechanisms::matrix::{Neighbouring, packed_len, pack_upper};
+use privacy::mechanisms::matrix::{Neighbouring, pack_upper, packed_len};
 use privacy::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use privacy::{Mechanism, PrivacyError};
 use rand_chacha::ChaCha20Rng;
@@ -24,7 +24,7 @@ use rand_chacha::ChaCha20Rng;
 /// increment. Claim: the real tree's rho-zCDP.
 pub(super) fn noise_reused_across_nodes(ctx: &Context) -> CheckResult {
     let horizon = 4;
-    let cal = calibration(horizon)?;
+    let cal = calibration_at(CONTROL_ALPHA, horizon)?;
     let tree = cal.tree(1)?;
     let claim = tree.claim();
     let sigma = tree.sigma();
@@ -58,7 +58,7 @@ pub(super) fn noise_reused_across_nodes(ctx: &Context) -> CheckResult {
         ctx,
         CheckKind::PositiveControl,
         format!(
-            "Algorithm 2's tree with one noise draw reused for every node (alpha = {AUDIT_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, m = 1), streams differing in item 2, claiming {}",
+            "Algorithm 2's tree with one noise draw reused for every node (alpha = {CONTROL_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, m = 1), streams differing in item 2, claiming {}",
             claim.subject
         ),
         &r,
@@ -72,13 +72,15 @@ pub(super) fn noise_reused_across_nodes(ctx: &Context) -> CheckResult {
 /// the test reads `o_(0,1) - o_(0,0) = y phi - phi^2`. Claim: the real symmetric matrix Gaussian
 /// at that sigma.
 pub(super) fn scalar_noise(ctx: &Context) -> CheckResult {
-    let cal = calibration(1024)?;
+    let cal = calibration_at(CONTROL_ALPHA, 1024)?;
     let real =
         OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma)?;
     let claim = real.claim();
     let grid = Grid::for_sensitivity(cal.sensitivity, real.packed_len(), Norm::L2)?;
     let sigma = cal.sigma;
-    let broken = |i: &(Array1<f64>, f64), rng: &mut ChaCha20Rng| -> Result<Vec<f64>, crate::check::CheckError> {
+    let broken = |i: &(Array1<f64>, f64),
+                  rng: &mut ChaCha20Rng|
+     -> Result<Vec<f64>, crate::check::CheckError> {
         let item = packed_item(&i.0.to_vec(), i.1)?;
         let z = Sampler::Hardened.perturb_gaussian(0.0, sigma, grid, rng)?;
         Ok(item.iter().map(|v| v + z).collect())
@@ -98,7 +100,7 @@ pub(super) fn scalar_noise(ctx: &Context) -> CheckResult {
         ctx,
         CheckKind::PositiveControl,
         format!(
-            "one tree node with a scalar noise added to every entry (not a symmetric matrix of independent entries), node sigma {:.4}, claiming {}",
+            "one tree node (alpha = {CONTROL_ALPHA}, beta = {AUDIT_BETA}, T = 1024) with a scalar noise added to every entry (not a symmetric matrix of independent entries), node sigma {:.4}, claiming {}",
             cal.sigma, claim.subject
         ),
         &r,
@@ -107,14 +109,14 @@ pub(super) fn scalar_noise(ctx: &Context) -> CheckResult {
 }
 
 /// Algorithm 2's tree (`m = 1`, `T = 4`) fed the outer product of the RAW reward (no clipping to
-/// `[-B_y, B_y]`): item 1 has reward `+3` vs `-3`, so the packed items differ by `6` where the
+/// `[-B_y, B_y]`): item 1 has reward `+4` vs `-4`, so the packed items differ by `8` where the
 /// calibration assumed at most `2 sqrt 2`. Same statistic as the real prefix-sum audit. Claim:
 /// the real tree's rho-zCDP.
 pub(super) fn unclipped_reward(ctx: &Context) -> CheckResult {
     let horizon = 4usize;
-    let cal = calibration(horizon as u64)?;
+    let cal = calibration_at(CONTROL_ALPHA, horizon as u64)?;
     let tree = cal.tree(1)?;
-    let raw = 3.0;
+    let raw = 4.0;
     let stream = |y: f64| -> Result<Array2<f64>, crate::check::CheckError> {
         let mut s = scalar_feature_stream(horizon, 0, 0.0)?;
         // The unclipped outer product of v = [1; y].
@@ -125,7 +127,7 @@ pub(super) fn unclipped_reward(ctx: &Context) -> CheckResult {
     let (s0, s1) = (stream(raw)?, stream(-raw)?);
     let mu_pair = 2.0 * raw * (tree.levels() as f64).sqrt() / tree.sigma();
     let stat = Mapped::new("the released prefix sums", flatten_rows, FisherDiscriminant);
-    let n = ctx.mode.pick(50_000, 200_000);
+    let n = ctx.mode.pick(60_000, 200_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 2)
         .delta(1e-5)
@@ -142,7 +144,7 @@ pub(super) fn unclipped_reward(ctx: &Context) -> CheckResult {
         ctx,
         CheckKind::PositiveControl,
         format!(
-            "Algorithm 2's tree without reward clipping (alpha = {AUDIT_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, m = 1), item 1's reward {raw} vs -{raw} (B_y = {REWARD_BOUND}), claiming {}",
+            "Algorithm 2's tree without reward clipping (alpha = {CONTROL_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, m = 1), item 1's reward {raw} vs -{raw} (B_y = {REWARD_BOUND}), claiming {}",
             tree.claim().subject
         ),
         &r,

@@ -30,7 +30,12 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     ])
 }
 
-fn entry(name: &str, description: &str, inputs: serde_json::Value, outputs: serde_json::Value) -> Entry {
+fn entry(
+    name: &str,
+    description: &str,
+    inputs: serde_json::Value,
+    outputs: serde_json::Value,
+) -> Entry {
     (
         format!("jdp-qff/{name}.json").into(),
         Fixture {
@@ -58,10 +63,12 @@ fn nqff_fixture() -> Result<Entry, CheckError> {
 fn tree_nodes_fixture() -> Entry {
     let nodes: Vec<serde_json::Value> = (1..=16u64)
         .map(|t| {
-            json!(prefix_nodes(t)
-                .into_iter()
-                .map(|(l, s, e)| json!([l, s, e]))
-                .collect::<Vec<_>>())
+            json!(
+                prefix_nodes(t)
+                    .into_iter()
+                    .map(|(l, s, e)| json!([l, s, e]))
+                    .collect::<Vec<_>>()
+            )
         })
         .collect();
     entry(
@@ -119,7 +126,11 @@ fn spectrum_json(s: &Spectrum) -> serde_json::Value {
 }
 
 fn spectrum_fixture() -> Result<Entry, CheckError> {
-    let cases = [(1.0, 0.1, 1024u64, 72usize), (10.0, 0.1, 64, 18), (0.1, 0.01, 10_000, 4)];
+    let cases = [
+        (1.0, 0.1, 1024u64, 72usize),
+        (10.0, 0.1, 64, 18),
+        (0.1, 0.01, 10_000, 4),
+    ];
     let zeta = 0.1;
     let mut ins = Vec::new();
     let mut outs = Vec::new();
@@ -173,7 +184,12 @@ fn server_fixture() -> Result<Entry, CheckError> {
     let noise = Array2::from_shape_fn((xs.len(), k), |(t, j)| {
         cal.sigma * (1.7 * (t + 1) as f64 + 0.9 * j as f64).sin()
     });
-    let mut tree = TreeAggregation::new(StreamShape::Symmetric(m + 1), horizon, cal.sensitivity, cal.sigma)?;
+    let mut tree = TreeAggregation::new(
+        StreamShape::Symmetric(m + 1),
+        horizon,
+        cal.sensitivity,
+        cal.sigma,
+    )?;
     let mut server = ApproximateGpUcb::<_, GivenRelease>::new(Arc::clone(&features), width)?;
     let tests = arr2(&[[-1.0], [-0.5], [0.0], [0.5], [1.0]]);
     let mut rng = ChaCha20Rng::seed_from_u64(0);

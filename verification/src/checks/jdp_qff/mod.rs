@@ -48,7 +48,10 @@ pub fn checks() -> Vec<Check> {
             controls::noise_reused_across_nodes,
         ),
         Check::new("jdp-qff/control/scalar-noise", controls::scalar_noise),
-        Check::new("jdp-qff/control/unclipped-reward", controls::unclipped_reward),
+        Check::new(
+            "jdp-qff/control/unclipped-reward",
+            controls::unclipped_reward,
+        ),
         Check::new("jdp-qff/spectrum/jdp-paper", spectrum::spectrum_paper),
         Check::new("jdp-qff/spectrum/jdp-derived", spectrum::spectrum_derived),
         Check::new(

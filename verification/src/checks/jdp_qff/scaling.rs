@@ -79,15 +79,23 @@ pub(super) fn final_regret(
     let curve = match variant {
         Variant::Jdp => regret_curve(
             environment,
-            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.0),
-            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.1),
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.0)
+            },
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.1)
+            },
             horizon,
             seed,
         )?,
         Variant::Local => regret_curve(
             environment,
-            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.0),
-            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.1),
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.0)
+            },
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+                jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.1)
+            },
             horizon,
             seed,
         )?,
@@ -114,13 +122,22 @@ pub(super) const SCALING_ALPHA: f64 = 1.0;
 fn scaling(ctx: &Context, variant: Variant) -> CheckResult {
     let cfg = config(ctx, variant);
     let p = params(SCALING_ALPHA);
-    let r = check_scaling(|t: usize, seed: u64| final_regret(variant, &p, t, seed), &cfg)?;
+    let r = check_scaling(
+        |t: usize, seed: u64| final_regret(variant, &p, t, seed),
+        &cfg,
+    )?;
     let xs: Vec<f64> = cfg.horizons.iter().map(|&t| (t as f64).ln()).collect();
     let ys: Vec<f64> = r.mean.iter().map(|m| m.ln()).collect();
     let raw_slope = crate::scaling::ols(&xs, &ys).0;
     let (name, corollary) = match variant {
-        Variant::Jdp => ("JDP GP-UCB (Algorithms 1-2)", "Corollary 2: sqrt(T) (ln T)^{3/2} with gamma_T = O(m ln T) for fixed m"),
-        Variant::Local => ("local-JDP GP-UCB (Algorithms 1, 3)", "Corollary 3: T^{3/4} ln T with gamma_T = O(m ln T) for fixed m"),
+        Variant::Jdp => (
+            "JDP GP-UCB (Algorithms 1-2)",
+            "Corollary 2: sqrt(T) (ln T)^{3/2} with gamma_T = O(m ln T) for fixed m",
+        ),
+        Variant::Local => (
+            "local-JDP GP-UCB (Algorithms 1, 3)",
+            "Corollary 3: T^{3/4} ln T with gamma_T = O(m ln T) for fixed m",
+        ),
     };
     let mut o = scaling_outcome(
         ctx,

@@ -38,7 +38,11 @@ struct SpectrumRun {
 /// (Lemma 3 holds for all `T` rounds of a run with probability `>= 1 - zeta`, so all runs hold
 /// with probability `>= 1 - ALPHA`). `every_entry`: the release as the broken prototype makes
 /// it, with the shift added to every entry (`Sigma~ - shift I + shift 1 1^T`).
-fn spectrum_runs(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> Result<SpectrumRun, crate::check::CheckError> {
+fn spectrum_runs(
+    ctx: &Context,
+    rule: SpectrumRule,
+    every_entry: bool,
+) -> Result<SpectrumRun, crate::check::CheckError> {
     let runs = ctx.mode.pick(3, 6);
     let horizon: u64 = ctx.mode.pick(64, 256);
     let features = Arc::new(jdp_qff::features::nqff(2, 1.0, 3)?);
@@ -122,7 +126,8 @@ fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult 
             format!(
                 "Algorithm 2's releases with the PSD shift added to every entry instead of the diagonal, spectrum of {rule_name}"
             ),
-            "the spectrum check catches the broken shift (some round outside the bounds)".to_string(),
+            "the spectrum check catches the broken shift (some round outside the bounds)"
+                .to_string(),
             verdict(!inside),
         )
     } else {

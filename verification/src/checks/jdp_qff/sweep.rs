@@ -31,7 +31,10 @@ pub(super) fn sweep_alpha(ctx: &Context) -> CheckResult {
         r.exponent_upper,
         if half_inside { "inside" } else { "outside" },
         alphas,
-        r.mean.iter().map(|m| (m * 10.0).round() / 10.0).collect::<Vec<_>>()
+        r.mean
+            .iter()
+            .map(|m| (m * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
     );
     Ok(Outcome::new(
         CheckKind::Scaling,
