@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod bandit;
 pub mod checker;
+pub mod jdp_qff;
 pub mod kernel;
 pub mod ldp_bo;
 pub mod privacy;
@@ -38,6 +39,7 @@ pub const AREAS: &[Area] = &[
     audit::AREA,
     checker::AREA,
     ldp_bo::AREA,
+    jdp_qff::AREA,
 ];
 
 /// All checks, in the order they run.

@@ -21,6 +21,28 @@ pub fn tree_levels(horizon: u64) -> Result<usize, PrivacyError> {
     Ok((64 - t.leading_zeros()) as usize)
 }
 
+/// The tree nodes whose noisy values make up the prefix sum released at time `t` (1-based):
+/// one node per one-bit of `t`, as `(level, start, end)` with the node of level `j` covering
+/// the items `start..=end` (1-based, `end - start + 1 = 2^j`), ordered by `start` (highest level
+/// first); empty for `t = 0`.
+///
+/// # Formula
+/// For every bit `j` set in `t`, `end = (t >> j) << j` (`t` with its bits below `j` cleared)
+/// and `start = end - 2^j + 1`. This
+/// is the decomposition [`TreeAggregation`] uses (Chan, Shi & Song 2011, Algorithm 2): the node
+/// `(level, start, end)` is completed, and gets its fresh noise, at time `end`. E.g. `t = 13 =
+/// 0b1101`: `(3, 1, 8)`, `(2, 9, 12)`, `(0, 13, 13)`.
+pub fn prefix_nodes(t: u64) -> Vec<(usize, u64, u64)> {
+    (0..u64::BITS as usize)
+        .rev()
+        .filter(|&j| (t >> j) & 1 == 1)
+        .map(|j| {
+            let end = (t >> j) << j;
+            (j, end - (1u64 << j) + 1, end)
+        })
+        .collect()
+}
+
 /// The node noise standard deviation for a target (eps, delta) over a horizon `T`, for data of
 /// L2 sensitivity `Delta` (replace-one or add/remove: the caller states which, see
 /// [`crate::mechanisms::matrix::outer_product_sensitivity`]).
@@ -402,6 +424,38 @@ impl Mechanism for TreeAggregation {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn prefix_nodes_cover_the_prefix_and_match_the_released_noise() {
+        assert!(prefix_nodes(0).is_empty());
+        assert_eq!(prefix_nodes(13), vec![(3, 1, 8), (2, 9, 12), (0, 13, 13)]);
+        assert_eq!(prefix_nodes(16), vec![(4, 1, 16)]);
+        // The node completed at time s gets noise 2^(s-1) (distinct bits): the noise of the
+        // prefix released at t is then the sum of 2^(end-1) over prefix_nodes(t).
+        let horizon = 40u64;
+        let mut tr = TreeAggregation::new(StreamShape::Vector(1), horizon, 1.0, 1.0).unwrap();
+        for t in 1..=horizon {
+            let nodes = prefix_nodes(t);
+            assert_eq!(nodes.len(), t.count_ones() as usize, "t = {t}");
+            // Consecutive, disjoint, covering 1..=t, of length 2^level.
+            let mut next = 1;
+            for &(level, start, end) in &nodes {
+                assert_eq!(start, next, "t = {t}");
+                assert_eq!(end - start + 1, 1u64 << level, "t = {t}");
+                next = end + 1;
+            }
+            assert_eq!(next, t + 1, "t = {t}");
+            let noise = 2f64.powi(t as i32 - 1);
+            let out = tr
+                .push_packed_with_noise(array![0.0].view(), array![noise].view())
+                .unwrap();
+            let expected: f64 = nodes
+                .iter()
+                .map(|&(_, _, end)| 2f64.powi(end as i32 - 1))
+                .sum();
+            assert_eq!(out[0], expected, "t = {t}");
+        }
+    }
 
     #[test]
     fn prefix_sums_use_the_binary_decomposition() {
