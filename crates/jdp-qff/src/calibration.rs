@@ -2,10 +2,10 @@
 //! zero-concentrated DP, with the paper's Lemma 2 / Lemma 12 / Lemma 5 values beside them for
 //! comparison (`docs/jdp-qff.md`, "Derivations" and "Deviations and errata").
 
+use privacy::Sampler;
 use privacy::accountant::zcdp::{ZcdpConversion, rho_for_target};
 use privacy::mechanisms::matrix::{Neighbouring, outer_product_sensitivity};
 use privacy::mechanisms::tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};
-use privacy::Sampler;
 use serde::Serialize;
 use validation::{at_least_one, open_unit, positive};
 
@@ -115,21 +115,39 @@ impl JdpCalibration {
 /// `16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2` with `n = 1 + ceil(log2 T)`.
 /// Not used by any algorithm: reported beside [`JdpCalibration::sigma`] (its units are
 /// inconsistent, see `docs/jdp-qff.md`, "Deviations and errata").
-pub fn paper_lemma2_sigma(alpha: f64, beta: f64, horizon: u64, b: f64, rho: f64) -> Result<f64, JdpQffError> {
+pub fn paper_lemma2_sigma(
+    alpha: f64,
+    beta: f64,
+    horizon: u64,
+    b: f64,
+    rho: f64,
+) -> Result<f64, JdpQffError> {
     check_target(alpha, beta)?;
     let n = 1.0 + ceil_log2(horizon)? as f64;
     let t = horizon as f64;
-    Ok(16.0 * n * (1.0 + b * b + 2.0 * rho * rho * (8.0 * t / beta).ln()) * (10.0 / beta).ln().powi(2)
+    Ok(16.0
+        * n
+        * (1.0 + b * b + 2.0 * rho * rho * (8.0 * t / beta).ln())
+        * (10.0 / beta).ln().powi(2)
         / (alpha * alpha))
 }
 
 /// The appendix's Lemma 12 as printed: `16 (1 + ceil(log2 T)) (1 + B^2 + rho^2 ln(4T/beta))
 /// ln(4/beta)^2 alpha^2` (alpha squared in the numerator). Reported for comparison only.
-pub fn paper_lemma12_sigma(alpha: f64, beta: f64, horizon: u64, b: f64, rho: f64) -> Result<f64, JdpQffError> {
+pub fn paper_lemma12_sigma(
+    alpha: f64,
+    beta: f64,
+    horizon: u64,
+    b: f64,
+    rho: f64,
+) -> Result<f64, JdpQffError> {
     check_target(alpha, beta)?;
     let n = 1.0 + ceil_log2(horizon)? as f64;
     let t = horizon as f64;
-    Ok(16.0 * n * (1.0 + b * b + rho * rho * (4.0 * t / beta).ln()) * (4.0 / beta).ln().powi(2)
+    Ok(16.0
+        * n
+        * (1.0 + b * b + rho * rho * (4.0 * t / beta).ln())
+        * (4.0 / beta).ln().powi(2)
         * alpha
         * alpha)
 }
@@ -227,7 +245,12 @@ impl LocalCalibration {
 /// The paper's Lemma 5 as printed, with its undefined `delta` read as `beta`:
 /// `(sigma_X^2, sigma_u^2) = (8 ln(5 / (2 beta)) / alpha^2, 8 (B^2 + 2 ln(8 m / beta)) ln(5 / beta) / alpha^2)`.
 /// Reported for comparison only.
-pub fn paper_lemma5_variances(alpha: f64, beta: f64, b: f64, m: usize) -> Result<(f64, f64), JdpQffError> {
+pub fn paper_lemma5_variances(
+    alpha: f64,
+    beta: f64,
+    b: f64,
+    m: usize,
+) -> Result<(f64, f64), JdpQffError> {
     check_target(alpha, beta)?;
     at_least_one("feature dimension m", m)?;
     let a2 = alpha * alpha;

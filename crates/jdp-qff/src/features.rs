@@ -32,7 +32,11 @@ pub fn paper_feature_count(horizon: u64, d: usize) -> Result<usize, JdpQffError>
 /// NQFF of the unit-variance SE kernel `exp(-||x - y||^2 / (2 l^2))` on `R^d` with `mbar`
 /// nodes per dimension: `m = 2 mbar^d` features with `||Phi(x)||_2 = 1` (the Gauss-Hermite
 /// weights sum to one), as Theorem 1 requires.
-pub fn nqff(d: usize, lengthscale: f64, mbar: usize) -> Result<QuadratureFourierFeatures, JdpQffError> {
+pub fn nqff(
+    d: usize,
+    lengthscale: f64,
+    mbar: usize,
+) -> Result<QuadratureFourierFeatures, JdpQffError> {
     let k = SquaredExponential::isotropic(lengthscale)?;
     Ok(QuadratureFourierFeatures::new(&k, d, mbar)?)
 }

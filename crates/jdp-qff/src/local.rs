@@ -9,7 +9,9 @@ use kernel::FeatureMap;
 use ndarray::{Array1, ArrayView1};
 use privacy::mechanisms::matrix::{pack_upper, unpack_symmetric};
 use privacy::sampler::Norm;
-use privacy::{Grid, Guarantee, Mechanism, NoiseSampler, PrivacyClaim, PrivacyError, Rho, TrustModel};
+use privacy::{
+    Grid, Guarantee, Mechanism, NoiseSampler, PrivacyClaim, PrivacyError, Rho, TrustModel,
+};
 use rand::Rng;
 use validation::finite;
 

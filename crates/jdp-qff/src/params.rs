@@ -81,10 +81,15 @@ pub fn jdp<F: FeatureMap>(
         params.reward_bound,
         params.conversion,
     )?;
-    let spectrum = Spectrum::jdp(&calibration, features.dim(), params.width.zeta, params.spectrum)?;
+    let spectrum = Spectrum::jdp(
+        &calibration,
+        features.dim(),
+        params.width.zeta,
+        params.spectrum,
+    )?;
     let width = ConfidenceWidth::new(params.width, spectrum)?;
-    let privatizer =
-        JdpPrivatizer::new(Arc::clone(&features), calibration, spectrum)?.with_sampler(params.sampler);
+    let privatizer = JdpPrivatizer::new(Arc::clone(&features), calibration, spectrum)?
+        .with_sampler(params.sampler);
     Ok((ApproximateGpUcb::new(features, width)?, privatizer))
 }
 
@@ -109,7 +114,10 @@ pub fn local<F: FeatureMap>(
         params.spectrum,
     )?;
     let width = ConfidenceWidth::new(params.width, spectrum)?;
-    let client = LocalClient::new(Arc::clone(&features), calibration.with_sampler(params.sampler));
+    let client = LocalClient::new(
+        Arc::clone(&features),
+        calibration.with_sampler(params.sampler),
+    );
     Ok((ApproximateGpUcb::new(features, width)?, client))
 }
 
@@ -118,7 +126,13 @@ pub fn local<F: FeatureMap>(
 pub fn non_private<F: FeatureMap>(
     features: Arc<F>,
     width: WidthParams,
-) -> Result<(ApproximateGpUcb<F, PrivatizedStatistics>, ExactStatistics<F>), JdpQffError> {
+) -> Result<
+    (
+        ApproximateGpUcb<F, PrivatizedStatistics>,
+        ExactStatistics<F>,
+    ),
+    JdpQffError,
+> {
     let width = ConfidenceWidth::new(width, Spectrum::none())?;
     let exact = ExactStatistics::new(Arc::clone(&features));
     Ok((ApproximateGpUcb::new(features, width)?, exact))

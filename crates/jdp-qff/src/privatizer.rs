@@ -113,7 +113,11 @@ fn split(prefix: &Array2<f64>, shift: f64, observations: u64) -> PrivatizedStati
         prefix[[i, j]] + if i == j { shift } else { 0.0 }
     });
     let u = Array1::from_shape_fn(m, |i| prefix[[i, m]]);
-    PrivatizedStatistics::new(sigma, u, usize::try_from(observations).unwrap_or(usize::MAX))
+    PrivatizedStatistics::new(
+        sigma,
+        u,
+        usize::try_from(observations).unwrap_or(usize::MAX),
+    )
 }
 
 impl<F: FeatureMap> Curator for JdpPrivatizer<F> {

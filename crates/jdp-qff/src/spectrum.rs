@@ -85,11 +85,19 @@ impl Spectrum {
                 let (s, m, zeta) = checked(calibration.sigma, m, zeta)?;
                 let l = (2.0 * t as f64 / zeta).ln();
                 let upsilon = s * (2.0 * n).sqrt() * (4.0 * m.sqrt() + 2.0 * l);
-                Ok(Self::shifted(upsilon, s * n.sqrt() * (m.sqrt() + (2.0 * l).sqrt())))
+                Ok(Self::shifted(
+                    upsilon,
+                    s * n.sqrt() * (m.sqrt() + (2.0 * l).sqrt()),
+                ))
             }
-            SpectrumRule::Derived => {
-                derived(calibration.sigma, calibration.sigma, calibration.levels, m, t, zeta)
-            }
+            SpectrumRule::Derived => derived(
+                calibration.sigma,
+                calibration.sigma,
+                calibration.levels,
+                m,
+                t,
+                zeta,
+            ),
         }
     }
 
@@ -156,6 +164,7 @@ fn derived(
     let (s_n, mf, zeta) = checked(s_n, m, zeta)?;
     positive("noise standard deviation", s_h)?;
     let upsilon = spectral_bound(s_n, m, k, t, zeta / 4.0)?;
-    let h_norm = s_h * (k as f64).sqrt() * (mf.sqrt() + (2.0 * (4.0 * t as f64 / zeta).ln()).sqrt());
+    let h_norm =
+        s_h * (k as f64).sqrt() * (mf.sqrt() + (2.0 * (4.0 * t as f64 / zeta).ln()).sqrt());
     Ok(Spectrum::shifted(upsilon, h_norm))
 }
