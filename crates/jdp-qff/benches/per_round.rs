@@ -26,7 +26,7 @@ use rand_chacha::ChaCha20Rng;
 type Server = ApproximateGpUcb<QuadratureFourierFeatures, PrivatizedStatistics>;
 
 /// One round: select, release, observe.
-fn round<C: Curator<Message = PrivatizedStatistics>>(
+fn round<C: Curator<Message = PrivatizedStatistics, Error = jdp_qff::JdpQffError>>(
     server: &mut Server,
     curator: &mut C,
     d: &Array2<f64>,
@@ -41,12 +41,12 @@ fn round<C: Curator<Message = PrivatizedStatistics>>(
         point: d.row(action),
         reward,
     };
-    let m = curator.curate(&fb, rng).ok().expect("release");
+    let m = curator.curate(&fb, rng).expect("release");
     server.observe(m).expect("observe");
     *t += 1;
 }
 
-fn bench_curator<C: Curator<Message = PrivatizedStatistics>>(
+fn bench_curator<C: Curator<Message = PrivatizedStatistics, Error = jdp_qff::JdpQffError>>(
     c: &mut Criterion,
     name: &str,
     mut server: Server,

@@ -855,12 +855,6 @@ mod tests {
     #[test]
     fn normalised_benchmarks_lie_in_the_unit_range() {
         let mut rng = <ChaCha20Rng as rand::SeedableRng>::seed_from_u64(3);
-        let config = RunConfig {
-            horizon: 1,
-            n_trials: 1,
-            base_seed: 0,
-        };
-        let _ = config;
         let cube = BoxDomain::cube(10, -0.5, 0.5).unwrap();
         let mw = Michalewicz::new(10).unwrap();
         let hi = mw.maximum().unwrap().value;
