@@ -11,6 +11,9 @@
 //!   one progress bar without this crate depending on a terminal library.
 //! - [`Options`] are what every reproduction takes: trials, horizon, base seed, the data folder
 //!   and the selected figure ids.
+//! - A figure may have its own [`Budget`] (trials, horizon) when a paper's figures differ;
+//!   [`Options::with_overrides`] says whether the options' counts replace it, and
+//!   [`PaperExperiments::summary_section`] adds a paper's own section to the summary.
 //! - [`TimingWorkload`] names the figures, trials and horizon of the whole-process timings of
 //!   `cargo xtask bench PAPER`.
 //!
@@ -169,6 +172,10 @@ pub struct Options {
     base_seed: u64,
     data_dir: PathBuf,
     only: Vec<String>,
+    /// Whether `trials` replaces a figure's own budget ([`PaperExperiments::budget`]).
+    trials_override: bool,
+    /// Whether `horizon` replaces a figure's own budget.
+    horizon_override: bool,
 }
 
 impl Options {
@@ -195,7 +202,36 @@ impl Options {
             base_seed,
             data_dir: data_dir.into(),
             only: Vec::new(),
+            trials_override: true,
+            horizon_override: true,
         })
+    }
+
+    /// Which of the counts override a figure's own budget ([`PaperExperiments::budget`]):
+    /// `trials` (resp. `horizon`) `false` makes the options' trials (resp. horizon) a fallback,
+    /// used only by the figures without a budget of their own. [`Options::new`] overrides
+    /// both (every figure runs with the options' counts).
+    #[must_use]
+    pub fn with_overrides(mut self, trials: bool, horizon: bool) -> Self {
+        self.trials_override = trials;
+        self.horizon_override = horizon;
+        self
+    }
+
+    /// These options for a figure whose own budget is `budget` (`None`: it has none): the
+    /// budget's counts where the options do not override them.
+    #[must_use]
+    pub fn with_budget(&self, budget: Option<Budget>) -> Self {
+        let mut o = self.clone();
+        if let Some(b) = budget {
+            if !self.trials_override {
+                o.trials = b.trials;
+            }
+            if !self.horizon_override {
+                o.horizon = b.horizon;
+            }
+        }
+        o
     }
 
     /// Select only these figure ids (empty: all); [`PaperExperiments::select_figures`] rejects
@@ -265,6 +301,17 @@ impl Figure {
             curves: curves.into_iter().map(Into::into).collect(),
         }
     }
+}
+
+/// A figure's own budget: the trials per curve and rounds per trial the paper uses for it,
+/// when its figures differ (e.g. Dubey 2021: `T = 1024`, 20 trials for Figures 1-2 but
+/// `T = 10 000`, 10 trials for Table 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Trials per curve (>= 1).
+    pub trials: usize,
+    /// Rounds per trial (>= 1).
+    pub horizon: usize,
 }
 
 /// The parameters every curve of a reproduction uses: a sentence that says where they come
@@ -496,6 +543,28 @@ pub trait PaperExperiments: Sync {
     /// The workload of the whole-process timings.
     fn timings(&self) -> TimingWorkload;
 
+    /// `figure`'s own budget, when the paper gives its figures different ones; `None` (the
+    /// default): the options' trials and horizon. [`run_figure`](Self::run_figure) uses the
+    /// options [`figure_options`](Self::figure_options) makes of it.
+    fn budget(&self, figure: &Figure) -> Option<Budget> {
+        let _ = figure;
+        None
+    }
+
+    /// A Markdown section of the paper's own for the summary, written after every figure's
+    /// rows (e.g. a table of final regrets beside the paper's numbers); `None` (the default):
+    /// none. `results` are the figures that ran, in order.
+    fn summary_section(&self, results: &[FigureResult]) -> Option<String> {
+        let _ = results;
+        None
+    }
+
+    /// The options `figure` runs with: `options` with the figure's [`budget`](Self::budget)
+    /// where `options` does not override it ([`Options::with_overrides`]).
+    fn figure_options(&self, figure: &Figure, options: &Options) -> Options {
+        options.with_budget(self.budget(figure))
+    }
+
     /// The figures [`Options::only`] selects, in the paper's order (all when it is empty).
     ///
     /// # Errors
@@ -520,19 +589,21 @@ pub trait PaperExperiments: Sync {
     }
 
     /// Run `figure`'s curves one after the other (each batch in parallel over trials), timing
-    /// and summarising each, and report each start and finish to `progress`.
+    /// and summarising each, and report each start and finish to `progress`. The runs get the
+    /// figure's options ([`figure_options`](Self::figure_options)).
     ///
     /// # Errors
     /// What [`runs`](Self::runs) returns; [`ExperimentError::CurveMismatch`] when the runs do
     /// not draw [`Figure::curves`]; [`ExperimentError::Run`] when a batch fails;
-    /// [`ExperimentError::InvalidBatch`] when a batch's horizon is not [`Options::horizon`] or
-    /// it cannot be summarised.
+    /// [`ExperimentError::InvalidBatch`] when a batch's horizon is not the figure options'
+    /// [`Options::horizon`] or it cannot be summarised.
     fn run_figure(
         &self,
         figure: &Figure,
         options: &Options,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<FigureResult, ExperimentError> {
+        let options = &self.figure_options(figure, options);
         let runs = self.runs(figure, options)?;
         let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
         if labels != figure.curves {
@@ -793,5 +864,63 @@ mod tests {
         };
         let err = failing.run_figure(f, &o, &mut |_| {}).unwrap_err();
         assert_eq!(err.to_string(), "figure f1, curve A: nothing must be >= 1");
+    }
+
+    /// [`Fake`] whose figure `f2` has its own budget (1 trial, 5 rounds) and a summary section.
+    struct Budgeted(Fake);
+
+    impl PaperExperiments for Budgeted {
+        fn name(&self) -> &'static str {
+            self.0.name()
+        }
+        fn title(&self) -> &'static str {
+            self.0.title()
+        }
+        fn figures(&self) -> Vec<Figure> {
+            self.0.figures()
+        }
+        fn parameters(&self, o: &Options) -> Result<Parameters, ExperimentError> {
+            self.0.parameters(o)
+        }
+        fn runs(&self, f: &Figure, o: &Options) -> Result<Vec<Run>, ExperimentError> {
+            self.0.runs(f, o)
+        }
+        fn timings(&self) -> TimingWorkload {
+            self.0.timings()
+        }
+        fn budget(&self, figure: &Figure) -> Option<Budget> {
+            (figure.id == "f2").then_some(Budget {
+                trials: 1,
+                horizon: 5,
+            })
+        }
+        fn summary_section(&self, results: &[FigureResult]) -> Option<String> {
+            Some(format!("{} figure(s)", results.len()))
+        }
+    }
+
+    #[test]
+    fn a_figure_budget_applies_unless_the_options_override_it() {
+        let p = Budgeted(Fake {
+            labels: vec!["A", "B"],
+            fail: false,
+        });
+        let [f1, f2] = <[Figure; 2]>::try_from(p.figures()).unwrap();
+        let explicit = Options::new(3, 4, 0, "d").unwrap();
+        // Options::new overrides every budget: what ldp-bo and the timings use.
+        assert_eq!(p.figure_options(&f2, &explicit), explicit);
+        let fallback = explicit.clone().with_overrides(false, false);
+        assert_eq!(p.figure_options(&f1, &fallback), fallback);
+        let o2 = p.figure_options(&f2, &fallback);
+        assert_eq!((o2.trials(), o2.horizon()), (1, 5));
+        let horizon_only = explicit.clone().with_overrides(false, true);
+        let o2 = p.figure_options(&f2, &horizon_only);
+        assert_eq!((o2.trials(), o2.horizon()), (1, 4));
+        let r = p.run_figure(&f2, &fallback, &mut |_| {}).unwrap();
+        assert_eq!(r.curves[1].summary.mean, [1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(r.curves[1].batch.config.horizon, 5);
+        assert_eq!(p.summary_section(&[r]).as_deref(), Some("1 figure(s)"));
+        assert_eq!(p.0.summary_section(&[]), None);
+        assert_eq!(p.0.budget(&f2), None);
     }
 }

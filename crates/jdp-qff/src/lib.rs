@@ -2,6 +2,7 @@
 
 pub mod calibration;
 pub mod error;
+pub mod experiments;
 pub mod features;
 pub mod local;
 pub mod params;

@@ -12,8 +12,8 @@ mod test_util;
 
 pub use error::{InputError, KernelError};
 pub use features::{
-    FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding, QuadratureFourierFeatures,
-    RandomFourierFeatures, SpectralKernel,
+    AdditiveFeatures, FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding,
+    QuadratureFourierFeatures, RandomFourierFeatures, SpectralKernel,
 };
 pub use gp::{ExactGp, FiniteDomainGp, WeightSpaceGp};
 pub use kernels::{

@@ -20,12 +20,14 @@ use crate::papers::Paper;
 pub struct Args {
     /// The paper's crate.
     paper: Paper,
-    /// Independent trials per curve.
-    #[arg(long, default_value_t = 10)]
-    trials: usize,
-    /// Rounds per trial.
-    #[arg(long, default_value_t = 1000)]
-    horizon: usize,
+    /// Independent trials per curve: overrides the paper's per-figure budget; without it, a
+    /// figure with a budget of its own uses it, the others 10.
+    #[arg(long)]
+    trials: Option<usize>,
+    /// Rounds per trial: overrides the paper's per-figure budget; without it, a figure with a
+    /// budget of its own uses it, the others 1000.
+    #[arg(long)]
+    horizon: Option<usize>,
     /// Base seed (trial i of every run is seeded from (seed, i)).
     #[arg(long, default_value_t = 2021)]
     seed: u64,
@@ -39,12 +41,23 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
+/// Trials per curve of a figure without a budget of its own, when `--trials` is not given.
+const DEFAULT_TRIALS: usize = 10;
+/// Rounds per trial of a figure without a budget of its own, when `--horizon` is not given.
+const DEFAULT_HORIZON: usize = 1000;
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let paper = args.paper;
     let data_dir = args.data_dir.resolve();
-    let options = Options::new(args.trials, args.horizon, args.seed, data_dir.clone())
-        .context("--trials and --horizon must be >= 1")?
-        .with_only(args.only);
+    let options = Options::new(
+        args.trials.unwrap_or(DEFAULT_TRIALS),
+        args.horizon.unwrap_or(DEFAULT_HORIZON),
+        args.seed,
+        data_dir.clone(),
+    )
+    .context("--trials and --horizon must be >= 1")?
+    .with_overrides(args.trials.is_some(), args.horizon.is_some())
+    .with_only(args.only);
     let figures = paper.select_figures(&options)?;
     let out = args.out.unwrap_or_else(|| {
         crate::workspace_root()
@@ -56,13 +69,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let params = paper.parameters(&options)?;
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", paper.title());
+    // The budget of each figure: one sentence when they all share the options' (always the
+    // case for a paper without per-figure budgets), else one per figure.
+    let budgets: Vec<(&str, Options)> = figures
+        .iter()
+        .map(|f| (f.id, paper.figure_options(f, &options)))
+        .collect();
+    let budget = if budgets.iter().all(|(_, o)| *o == options) {
+        format!(
+            "{} trials per curve, T = {}",
+            options.trials(),
+            options.horizon()
+        )
+    } else {
+        let each: Vec<String> = budgets
+            .iter()
+            .map(|(id, o)| format!("{id}: {} x T = {}", o.trials(), o.horizon()))
+            .collect();
+        format!("Trials per curve x rounds per trial: {}", each.join(", "))
+    };
     let _ = writeln!(
         md,
-        "{} trials per curve, T = {}, base seed {}, data from `{}`. Parameters: {}, JSON in \
-         `params.json`. Final cumulative regret R_T over trials: mean +- standard deviation \
-         [min, max].\n",
-        options.trials(),
-        options.horizon(),
+        "{budget}, base seed {}, data from `{}`. Parameters: {}, JSON in `params.json`. Final \
+         cumulative regret R_T over trials: mean +- standard deviation [min, max].\n",
         options.base_seed(),
         data_dir.display(),
         params.description
@@ -72,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     let bar = crate::progress::bar(figures.iter().map(|f| f.curves.len() as u64).sum());
     let started = Instant::now();
+    let mut results = Vec::with_capacity(figures.len());
     for f in &figures {
         let result = paper.run_figure(f, &options, &mut |p| match p {
             Progress::Started { figure, label } => {
@@ -87,8 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         })?;
         figure::write(&out, &result, &mut md)?;
+        results.push(result);
     }
     bar.finish_and_clear();
+    if let Some(section) = paper.summary_section(&results) {
+        let _ = writeln!(md, "\n{}", section.trim_end());
+    }
     let total = started.elapsed().as_secs_f64();
     let _ = writeln!(
         md,

@@ -5,14 +5,18 @@
 //!   federated BO code of Dai et al.
 //! - [`QuadratureFourierFeatures`]: Gauss-Hermite quadrature features for the SE kernel
 //!   (Mutny & Krause 2018, as used in Dubey 2021, Section 4.2), with [`gauss_hermite`] nodes.
+//! - [`AdditiveFeatures`]: one feature map per disjoint group of coordinates, concatenated and
+//!   scaled by `G^{-1/2}` (the additive kernels of Mutny & Krause 2018, Dubey 2021 Table 1).
 //! - [`NystromEmbedding`]: the data-dependent embedding of Zhou & Tan (2021), Appendix D.3,
 //!   Algorithm 4.
 
+mod additive;
 mod gauss_hermite;
 mod nystrom;
 mod qff;
 mod rff;
 
+pub use additive::AdditiveFeatures;
 pub use gauss_hermite::{GaussHermite, gauss_hermite};
 pub use nystrom::NystromEmbedding;
 pub use qff::QuadratureFourierFeatures;
