@@ -15,6 +15,7 @@ mod audits;
 mod common;
 mod controls;
 mod fixtures;
+mod problem;
 mod scaling;
 mod spectrum;
 mod sweep;
