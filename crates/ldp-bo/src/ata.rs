@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use bandit::agent::Agent;
-use bandit::policy::{FixedArms, Pending, Reselect, finite_message, ucb_argmax};
+use bandit::policy::{FixedArms, Pending, Reselect, finite_message};
 use kernel::Kernel;
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
@@ -12,10 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
-use crate::nystrom_step::NystromStep;
+use crate::nystrom_step::NystromPosterior;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
-use crate::ucb::scaled_width;
 use validation::{at_least_one, open_unit, positive};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
@@ -84,21 +83,12 @@ impl AtaParams {
 /// `c phi phi^T`).
 #[derive(Debug, Clone)]
 pub struct AtaGpUcb<K: Kernel, M> {
-    arms: FixedArms,
-    kernel: K,
-    params: AtaParams,
+    /// Embedding, posterior and width; a reward arrived since the last update makes lines 6-13
+    /// run at the next `select`.
+    nystrom: NystromPosterior<K>,
     schedule: AtaSchedule,
-    q: f64,
-    prior_variance: Array1<f64>,
     played: Vec<usize>,
     rewards: Vec<f64>,
-    counts: Vec<usize>,
-    mean: Array1<f64>,
-    variance: Array1<f64>,
-    beta: f64,
-    dim: usize,
-    /// A reward arrived since the last update (lines 6-13 run at the next `select`).
-    update_due: bool,
     last: Pending<usize>,
     _message: PhantomData<fn(M)>,
 }
@@ -115,14 +105,8 @@ impl<K: Kernel> AtaGpUcb<K, PrivateReward> {
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
         let (b, r, l) = (curator.b(), curator.r(), curator.laplace_scale());
-        Self::build(
-            kernel,
-            arms,
-            b,
-            b * b + r * r + 2.0 * l * l,
-            horizon,
-            params,
-        )
+        let v = b * b + r * r + 2.0 * l * l;
+        Self::build(kernel, arms, b, v, horizon, params)
     }
 }
 
@@ -156,24 +140,21 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         let schedule =
             AtaSchedule::new(b, v, params.lambda, params.delta, horizon, params.accuracy)?;
         let q = params.q_scale * schedule.accuracy.q(horizon, params.delta);
-        let prior_variance = kernel.diag(arms.arms())?;
-        let n = arms.len();
-        Ok(Self {
-            // Line 2: mu_0 = 0, sigma_0^2 = k(x, x); beta_1 from m_0 = 0.
-            mean: Array1::zeros(n),
-            variance: prior_variance.clone(),
-            beta: schedule.beta_next(0),
-            arms,
+        // Line 2: mu_0 = 0, sigma_0^2 = k(x, x); beta_1 from m_0 = 0.
+        let nystrom = NystromPosterior::new(
             kernel,
-            params,
-            schedule,
+            arms,
+            params.lambda,
             q,
-            prior_variance,
+            schedule.accuracy.bias_width(schedule.b),
+            params.beta_scale,
+            schedule.beta_next(0),
+        )?;
+        Ok(Self {
+            nystrom,
+            schedule,
             played: Vec::new(),
             rewards: Vec::new(),
-            counts: vec![0; n],
-            dim: 0,
-            update_due: false,
             last: Pending::new(Reselect::Replace),
             _message: PhantomData,
         })
@@ -186,38 +167,22 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
 
     /// `q` in use (Theorem 2 times `q_scale`).
     pub fn q(&self) -> f64 {
-        self.q
+        self.nystrom.q()
     }
 
     /// The current approximate posterior mean and variance of every arm.
     pub fn posterior(&self) -> (&Array1<f64>, &Array1<f64>) {
-        (&self.mean, &self.variance)
+        self.nystrom.posterior()
     }
 
     /// The dimension `m_t` of the current embedding.
     pub fn feature_dim(&self) -> usize {
-        self.dim
-    }
-
-    /// The width of the coming choice: the bias term `B(1 + 1/sqrt(1-e))` of the theorem's
-    /// `beta` plus `beta_scale` times its concentration term.
-    fn width(&self) -> f64 {
-        let bias = self.schedule.accuracy.bias_width(self.schedule.b);
-        scaled_width(bias, self.beta, self.params.beta_scale)
+        self.nystrom.feature_dim()
     }
 
     /// Lines 6-13 for the rewards received so far.
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
-        let lambda = self.params.lambda;
-        let step = NystromStep::sample(
-            &self.kernel,
-            self.arms.arms(),
-            &self.counts,
-            self.variance.view(),
-            self.q,
-            lambda,
-            rng,
-        )?;
+        let step = self.nystrom.sample(rng)?; // lines 6-8
         let m = step.dim();
         // Line 9: the columns of U = V^{-1/2} Phi^T are g(x_tau) = V^{-1/2} phi(x_tau).
         let g = step.features.dot(&step.v_inv_sqrt); // n x m, row a = g(a)^T
@@ -230,11 +195,8 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         let rewards = ndarray::ArrayView1::from(&self.rewards[..]);
         let r = feature_adaptive_truncation(u.view(), rewards, b.view())?; // line 10
         let theta = step.v_inv_sqrt.dot(&r); // line 11
-        let (mean, variance) = step.posterior(theta.view(), self.prior_variance.view(), lambda); // 12-13
-        self.mean = mean;
-        self.variance = variance;
-        self.dim = m;
-        self.beta = self.schedule.beta_next(m);
+        let beta = self.schedule.beta_next(m);
+        self.nystrom.refit(&step, theta.view(), beta); // lines 12-13
         Ok(())
     }
 }
@@ -248,12 +210,11 @@ impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, LdpBoError> {
-        self.arms.check(decision_set)?;
-        if self.update_due {
+        self.nystrom.check(decision_set)?;
+        if self.nystrom.update_due() {
             self.update(rng)?;
-            self.update_due = false;
         }
-        let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng)?;
+        let a = self.nystrom.ucb_argmax(rng)?;
         self.last.store(a)?;
         Ok(a)
     }
@@ -263,8 +224,7 @@ impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
         let y = finite_message(message.reward())?;
         self.played.push(a);
         self.rewards.push(y);
-        self.counts[a] += 1;
-        self.update_due = true;
+        self.nystrom.record(a);
         Ok(())
     }
 }

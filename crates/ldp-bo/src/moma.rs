@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use bandit::agent::Agent;
-use bandit::policy::{FixedArms, Pending, Reselect, finite_message, ucb_argmax};
+use bandit::policy::{FixedArms, Pending, Reselect, finite_message};
 use kernel::Kernel;
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
@@ -12,9 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
 use crate::median_of_means::median_of_means;
-use crate::nystrom_step::NystromStep;
+use crate::nystrom_step::NystromPosterior;
 use crate::schedule::MomaSchedule;
-use crate::ucb::scaled_width;
 use validation::{InputError, at_least_one, open_unit, positive};
 
 /// How the epoch length `k` is set.
@@ -107,28 +106,19 @@ impl MomaParams {
 /// the learner simply starts epoch `N + 1` (chosen by the same rule), which the run cuts short.
 #[derive(Debug, Clone)]
 pub struct MomaGpUcb<K: Kernel, M> {
-    arms: FixedArms,
-    kernel: K,
-    params: MomaParams,
+    /// Embedding, posterior and width; an epoch ended since the last update makes lines 7-14
+    /// run at the next `select`.
+    nystrom: NystromPosterior<K>,
     schedule: MomaSchedule,
-    q: f64,
     k: usize,
-    prior_variance: Array1<f64>,
     /// The arm of each completed epoch.
     epoch_arms: Vec<usize>,
     /// `y_{i,j}`: row `i` = epoch, column `j` = repetition.
     epoch_rewards: Vec<Vec<f64>>,
-    counts: Vec<usize>,
     /// The arm of the epoch in progress (`None` between epochs).
     current_arm: Option<usize>,
     /// The rewards received so far in the epoch in progress.
     current_rewards: Vec<f64>,
-    mean: Array1<f64>,
-    variance: Array1<f64>,
-    beta: f64,
-    dim: usize,
-    /// An epoch ended since the last update (lines 7-14 run at the next `select`).
-    update_due: bool,
     /// The arm played, awaiting its message: each play's reward is counted once, so a second
     /// `select` before `observe` is refused.
     last: Pending<usize>,
@@ -205,26 +195,23 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             }
             EpochLength::Fixed(k) => k as usize,
         };
-        let prior_variance = kernel.diag(arms.arms())?;
-        let n = arms.len();
-        Ok(Self {
-            mean: Array1::zeros(n),
-            variance: prior_variance.clone(),
-            beta: schedule.beta_next(0, 0),
-            arms,
+        let nystrom = NystromPosterior::new(
             kernel,
-            params,
-            schedule,
+            arms,
+            params.lambda,
             q,
+            schedule.accuracy.bias_width(schedule.b),
+            params.beta_scale,
+            schedule.beta_next(0, 0),
+        )?;
+        Ok(Self {
+            nystrom,
+            schedule,
             k,
-            prior_variance,
             epoch_arms: Vec::new(),
             epoch_rewards: Vec::new(),
-            counts: vec![0; n],
             current_arm: None,
             current_rewards: Vec::with_capacity(k),
-            dim: 0,
-            update_due: false,
             last: Pending::new(Reselect::Forbid),
             _message: PhantomData,
         })
@@ -247,34 +234,18 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
 
     /// The current approximate posterior mean and variance of every arm.
     pub fn posterior(&self) -> (&Array1<f64>, &Array1<f64>) {
-        (&self.mean, &self.variance)
+        self.nystrom.posterior()
     }
 
     /// The dimension `m_n` of the current embedding.
     pub fn feature_dim(&self) -> usize {
-        self.dim
-    }
-
-    /// The width of the coming choice: the bias term `B(1 + 1/sqrt(1-e))` of the theorem's
-    /// `beta` plus `beta_scale` times its concentration term.
-    fn width(&self) -> f64 {
-        let bias = self.schedule.accuracy.bias_width(self.schedule.b);
-        scaled_width(bias, self.beta, self.params.beta_scale)
+        self.nystrom.feature_dim()
     }
 
     /// Lines 7-14 after epoch `n = epochs()`.
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
-        let lambda = self.params.lambda;
         let n = self.epoch_arms.len();
-        let step = NystromStep::sample(
-            &self.kernel,
-            self.arms.arms(),
-            &self.counts,
-            self.variance.view(),
-            self.q,
-            lambda,
-            rng,
-        )?;
+        let step = self.nystrom.sample(rng)?; // lines 7-9
         let m = step.dim();
         // Line 10: Theta (k x m), row j = (V^{-1} sum_i y_{i,j} phi(x_i))^T.
         let mut sums = Array2::<f64>::zeros((self.k, m));
@@ -288,11 +259,8 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         // Lines 11-12.
         let choice = median_of_means(thetas.view(), step.v.view())?;
         let theta = thetas.row(choice.chosen).to_owned();
-        let (mean, variance) = step.posterior(theta.view(), self.prior_variance.view(), lambda); // 13-14
-        self.mean = mean;
-        self.variance = variance;
-        self.dim = m;
-        self.beta = self.schedule.beta_next(m, n as u64);
+        let beta = self.schedule.beta_next(m, n as u64);
+        self.nystrom.refit(&step, theta.view(), beta); // lines 13-14
         Ok(())
     }
 }
@@ -306,16 +274,15 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
         decision_set: ArrayView2<'_, f64>,
         rng: &mut R,
     ) -> Result<usize, LdpBoError> {
-        self.arms.check(decision_set)?;
+        self.nystrom.check(decision_set)?;
         self.last.check_select()?;
-        if self.update_due {
+        if self.nystrom.update_due() {
             self.update(rng)?;
-            self.update_due = false;
         }
         let a = match self.current_arm {
             Some(a) => a,
             None => {
-                let a = ucb_argmax(self.mean.view(), self.variance.view(), self.width(), rng)?;
+                let a = self.nystrom.ucb_argmax(rng)?;
                 self.current_arm = Some(a);
                 a
             }
@@ -333,8 +300,7 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
             self.current_arm = None;
             self.epoch_arms.push(a);
             self.epoch_rewards.push(rewards);
-            self.counts[a] += 1;
-            self.update_due = true;
+            self.nystrom.record(a);
         }
         Ok(())
     }

@@ -1,8 +1,11 @@
 //! What Algorithms 1 and 3 share: the Nyström embedding of the played points (Algorithm 4),
 //! the design matrix `V = Phi^T Phi + lambda I`, and the approximate posterior
 //! `mu(x) = phi(x)^T theta`, `sigma^2(x) = k(x,x) - phi(x)^T phi(x) + lambda phi(x)^T V^-1 phi(x)`
-//! (Algorithm 1 lines 6-8 and 12-13; Algorithm 3 lines 7-9 and 13-14).
+//! (Algorithm 1 lines 6-8 and 12-13; Algorithm 3 lines 7-9 and 13-14), and the learner state
+//! built on them ([`NystromPosterior`]): what ATA-GP-UCB and MoMA-GP-UCB keep between rounds
+//! apart from their own estimate of `theta` (truncation, median of means).
 
+use bandit::policy::{FixedArms, ucb_argmax};
 use kernel::Kernel;
 use kernel::features::{FeatureMap, NystromEmbedding};
 use kernel::linalg::{PINV_RCOND, symmetric_eigen};
@@ -10,6 +13,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::{Rng, RngExt};
 
 use crate::error::LdpBoError;
+use crate::ucb::scaled_width;
 
 /// The embedding of one round (or epoch) and the matrices built from it.
 #[derive(Debug, Clone)]
@@ -111,6 +115,136 @@ impl NystromStep {
                 .map(|((phi, vphi), &k)| (k - phi.dot(&phi) + lambda * phi.dot(&vphi)).max(0.0)),
         );
         (mean, variance)
+    }
+}
+
+/// The state Algorithms 1 and 3 share between updates: the arms and kernel, the plays per arm,
+/// the approximate posterior (`mu`, `sigma^2`) and the width `beta` of the coming choice.
+///
+/// An update (Algorithm 1 lines 6-13, Algorithm 3 lines 7-14) is [`NystromPosterior::sample`]
+/// (the embedding with `sigma_{t-1}`, Algorithm 4, and `V`), the algorithm's own estimate of
+/// `theta` from that step, then [`NystromPosterior::refit`] (mean and variance with `theta`,
+/// the next `beta`). The UCB choice (Algorithm 1 line 4, Algorithm 3 line 5) keeps the
+/// function-norm term `B(1 + 1/sqrt(1-e))` of the theorems' `beta` (Theorems 2 and 4) and
+/// multiplies the rest by `beta_scale` ([`scaled_width`]).
+#[derive(Debug, Clone)]
+pub(crate) struct NystromPosterior<K> {
+    arms: FixedArms,
+    kernel: K,
+    lambda: f64,
+    q: f64,
+    /// `B(1 + 1/sqrt(1-e))`, the term of `beta` the scale leaves alone.
+    bias: f64,
+    beta_scale: f64,
+    /// `k(a, a)` of every arm: `sigma_0^2`.
+    prior_variance: Array1<f64>,
+    /// How often each arm was played (Algorithm 1) or chosen for an epoch (Algorithm 3).
+    counts: Vec<usize>,
+    mean: Array1<f64>,
+    variance: Array1<f64>,
+    beta: f64,
+    dim: usize,
+    /// A play (or epoch) was recorded since the last [`NystromPosterior::refit`].
+    update_due: bool,
+}
+
+impl<K: Kernel> NystromPosterior<K> {
+    /// The prior (Algorithm 1 line 2): `mu_0 = 0`, `sigma_0^2(x) = k(x, x)`, with the width
+    /// `beta_1` from `m_0 = 0`; `q` is Algorithm 4's oversampling, `lambda` the regulariser.
+    pub fn new(
+        kernel: K,
+        arms: FixedArms,
+        lambda: f64,
+        q: f64,
+        bias: f64,
+        beta_scale: f64,
+        beta: f64,
+    ) -> Result<Self, LdpBoError> {
+        let prior_variance = kernel.diag(arms.arms())?;
+        let n = arms.len();
+        Ok(Self {
+            mean: Array1::zeros(n),
+            variance: prior_variance.clone(),
+            counts: vec![0; n],
+            arms,
+            kernel,
+            lambda,
+            q,
+            bias,
+            beta_scale,
+            prior_variance,
+            beta,
+            dim: 0,
+            update_due: false,
+        })
+    }
+
+    /// The arm set, checked against the one offered.
+    pub fn check(&self, decision_set: ArrayView2<'_, f64>) -> Result<(), LdpBoError> {
+        Ok(self.arms.check(decision_set)?)
+    }
+
+    /// `q` of Algorithm 4 in use.
+    pub fn q(&self) -> f64 {
+        self.q
+    }
+
+    /// The current approximate posterior mean and variance of every arm.
+    pub fn posterior(&self) -> (&Array1<f64>, &Array1<f64>) {
+        (&self.mean, &self.variance)
+    }
+
+    /// The dimension `m` of the current embedding.
+    pub fn feature_dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Whether a play was recorded since the last update.
+    pub fn update_due(&self) -> bool {
+        self.update_due
+    }
+
+    /// Count one more play of arm `a`; the next selection updates first.
+    pub fn record(&mut self, a: usize) {
+        self.counts[a] += 1;
+        self.update_due = true;
+    }
+
+    /// The UCB choice `argmax mu(x) + w sigma(x)` with `w` the bias term of `beta` plus
+    /// `beta_scale` times its concentration term.
+    pub fn ucb_argmax<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<usize, LdpBoError> {
+        let width = scaled_width(self.bias, self.beta, self.beta_scale);
+        Ok(ucb_argmax(
+            self.mean.view(),
+            self.variance.view(),
+            width,
+            rng,
+        )?)
+    }
+
+    /// The first part of an update: Algorithm 4 on the plays so far with the current
+    /// variances, and `V` ([`NystromStep::sample`]).
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<NystromStep, LdpBoError> {
+        NystromStep::sample(
+            &self.kernel,
+            self.arms.arms(),
+            &self.counts,
+            self.variance.view(),
+            self.q,
+            self.lambda,
+            rng,
+        )
+    }
+
+    /// The last part of an update: the mean and variance of `step` with the algorithm's
+    /// `theta` ([`NystromStep::posterior`]), and the width `beta` of the next choice.
+    pub fn refit(&mut self, step: &NystromStep, theta: ArrayView1<'_, f64>, beta: f64) {
+        let (mean, variance) = step.posterior(theta, self.prior_variance.view(), self.lambda);
+        self.mean = mean;
+        self.variance = variance;
+        self.dim = step.dim();
+        self.beta = beta;
+        self.update_due = false;
     }
 }
 
