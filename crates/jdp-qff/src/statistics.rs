@@ -4,8 +4,11 @@
 //! [`ClientMessage`] (Algorithm 3: one client's noisy `(Phi Phi^T + N_t, y Phi + n_t)`) have no
 //! public constructor: the only way to make one is a privatizer's or a client's
 //! [`bandit::agent::Curator::curate`] (or [`crate::privatizer::ExactStatistics`] for the
-//! non-private comparison). The server is generic over [`StatisticsMessage`], so the type
-//! checker guarantees that it never holds a raw `(Phi(x_t), y_t)`.
+//! non-private comparison). The server is generic over [`StatisticsMessage`]; a server built by
+//! [`crate::jdp`] or [`crate::local()`] takes one of these two types, so the type checker
+//! guarantees that it never receives a raw `(Phi(x_t), y_t)`. The trait is public so that
+//! tests and fixtures can replay a given privatised history (the verification crate's jdp-qff
+//! fixtures do); a message type of one's own is outside this guarantee.
 
 use ndarray::{Array1, Array2};
 
