@@ -37,6 +37,8 @@ pub const LIGHT_TEST: &str = "light_sensor_test.csv";
 pub const LIGHT_COORDS: &str = "light_sensor_coords.csv";
 /// File names in the data folder.
 pub const STOCKS: &str = "stocks_adjusted_close.csv";
+/// File names in the data folder.
+pub const FEDERATED_SVM_DIGITS: &str = "federated_svm_digits.csv";
 
 /// The default data folder: `../shared/data` relative to the workspace root (resolved from
 /// this crate's manifest directory at compile time).
@@ -134,6 +136,66 @@ pub fn light_sensor(data_dir: &Path) -> Result<DataSetProblem, BanditError> {
 pub fn stocks(data_dir: &Path) -> Result<DataSetProblem, BanditError> {
     let (names, prices) = read_table(data_dir, STOCKS, 1)?;
     build("stocks", names, &prices, &prices, data_dir.join(STOCKS))
+}
+
+/// The federated SVM-tuning table (`../shared/data/README.md`, "federated_svm_digits.csv"):
+/// 29 agents, each with its validation accuracy on a 25 x 25 grid of `(log10 gamma, log10 C)`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FederatedTable {
+    /// The grid points `(x1, x2)` in `[0, 1]^2` (the normalised grid coordinates), in the
+    /// file's order for agent 0 (`i_gamma` major, `i_c` minor): 625 x 2.
+    pub points: Array2<f64>,
+    /// `accuracy[[n, j]]`: agent `n`'s validation accuracy at point `j` (29 x 625).
+    pub accuracy: Array2<f64>,
+}
+
+/// Load the federated SVM-tuning table from `data_dir`. Checks that every agent lists the same
+/// grid in the same order, that agents are numbered `0..N` in blocks, and that accuracies lie
+/// in `[0, 1]`.
+pub fn federated_svm_digits(data_dir: &Path) -> Result<FederatedTable, BanditError> {
+    let (names, table) = read_table(data_dir, FEDERATED_SVM_DIGITS, 0)?;
+    let path = data_dir.join(FEDERATED_SVM_DIGITS);
+    let fmt = |reason: String| BanditError::DataFormat {
+        path: path.clone(),
+        reason,
+    };
+    let col = |name: &str| {
+        names
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| fmt(format!("no column {name:?}")))
+    };
+    let (ca, cx1, cx2, cacc) = (col("agent")?, col("x1")?, col("x2")?, col("accuracy")?);
+    let rows = table.nrows();
+    let n_agents = table[[rows - 1, ca]] as usize + 1;
+    if rows % n_agents != 0 {
+        return Err(fmt(format!(
+            "{rows} rows are not a multiple of {n_agents} agents"
+        )));
+    }
+    let n_points = rows / n_agents;
+    let points = Array2::from_shape_fn((n_points, 2), |(j, k)| {
+        table[[j, if k == 0 { cx1 } else { cx2 }]]
+    });
+    let mut accuracy = Array2::zeros((n_agents, n_points));
+    for r in 0..rows {
+        let (n, j) = (r / n_points, r % n_points);
+        // The coordinates are parsed from the same decimal strings for every agent, so equal
+        // grid points are bit-identical.
+        let same = |c: usize, k: usize| table[[r, c]].to_bits() == points[[j, k]].to_bits();
+        if table[[r, ca]] as usize != n || !same(cx1, 0) || !same(cx2, 1) {
+            return Err(fmt(format!(
+                "row {}: expected agent {n} at grid point {j} (agents in blocks, one grid order)",
+                r + 1
+            )));
+        }
+        let a = table[[r, cacc]];
+        if !(0.0..=1.0).contains(&a) {
+            return Err(fmt(format!("row {}: accuracy {a} outside [0, 1]", r + 1)));
+        }
+        accuracy[[n, j]] = a;
+    }
+    Ok(FederatedTable { points, accuracy })
 }
 
 fn build(

@@ -219,9 +219,19 @@ impl SubsampledGaussian {
         Ok(phi_max)
     }
 
+    /// The clipping threshold `S`.
+    pub fn clip(&self) -> f64 {
+        self.clip
+    }
+
+    /// The per-vector clipping bound `S / sqrt(P)` for `P` sub-regions (line 9).
+    pub fn clip_bound(&self, p: usize) -> f64 {
+        self.clip / (p.max(1) as f64).sqrt()
+    }
+
     /// `omega_hat = omega / max(1, ||omega||_2 / (S / sqrt(P)))` (line 9).
     pub fn clip_vector(&self, v: ArrayView1<'_, f64>, p: usize) -> Array1<f64> {
-        let bound = self.clip / (p.max(1) as f64).sqrt();
+        let bound = self.clip_bound(p);
         let norm = v.dot(&v).sqrt();
         let f = (norm / bound).max(1.0);
         v.mapv(|x| x / f)

@@ -1,0 +1,224 @@
+//! An agent of DP-FTS-DE (Algorithm 2): its own weight-space GP posterior on the shared
+//! features, its query rule, and the vector it sends to the server.
+
+use std::sync::Arc;
+
+use kernel::WeightSpaceGp;
+use ndarray::{Array1, ArrayView1};
+use rand::{Rng, RngExt};
+use rand_distr::{Distribution, StandardNormal};
+use serde::{Deserialize, Serialize};
+
+use crate::beta::BetaSchedule;
+use crate::error::DpFtsDeError;
+use crate::features::SharedFeatures;
+use crate::schedule::Exploration;
+use crate::server::Broadcast;
+
+/// What an agent sends to the central server each round (Algorithm 2 line 10, Algorithm 1
+/// line 4): one `M`-vector `omega_{n,t}`, finite in every entry (checked when it is made, so a
+/// NaN never reaches an aggregate). Nothing else about the agent travels: the server cannot
+/// read the agent's observations or posterior through it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentVector {
+    omega: Array1<f64>,
+}
+
+impl AgentVector {
+    /// Wrap a vector, rejecting any non-finite entry (also for vectors from an external
+    /// implementation of the agent's role).
+    pub fn new(omega: Array1<f64>) -> Result<Self, DpFtsDeError> {
+        validation::at_least_one("agent vector length M", omega.len())?;
+        validation::ensure_finite("agent vector omega_{n,t}", omega.iter())?;
+        Ok(Self { omega })
+    }
+
+    /// `M`.
+    pub fn len(&self) -> usize {
+        self.omega.len()
+    }
+
+    /// Never true (a vector has `M >= 1` entries).
+    pub fn is_empty(&self) -> bool {
+        self.omega.is_empty()
+    }
+
+    /// The entries (what the agent chose to send).
+    pub fn as_view(&self) -> ArrayView1<'_, f64> {
+        self.omega.view()
+    }
+}
+
+/// Where an agent draws its `N_init` initial points (Algorithm 2 line 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Init {
+    /// Uniformly from its assigned sub-region (distributed exploration).
+    SubRegion,
+    /// Uniformly from the whole domain (FTS without DE, and Fig. 5's ablation).
+    WholeDomain,
+}
+
+/// How an agent chose its query at an iteration (for diagnostics and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Choice {
+    /// An initial point (iteration 0).
+    Initial,
+    /// Thompson sampling from its own posterior (line 6).
+    Thompson,
+    /// The argmax of the server's vectors (line 8).
+    Server,
+}
+
+/// Agent `A_n` of Algorithm 2 on a finite domain.
+///
+/// State: the weight-space posterior of eq. (2) on the shared features,
+/// `Sigma_t = Phi_t^T Phi_t + lambda I`, `nu_t = Sigma_t^-1 Phi_t^T y_t`, updated by a rank-one
+/// Cholesky update per observation (`O(M^2)`).
+///
+/// Iteration `t >= 1` (lines 4-8): draw `r ~ U(0, 1)`; if `r <= p_t` (or there is no server
+/// broadcast) choose `argmax_x phi(x)^T w` with `w = nu_t + beta sqrt(lambda) L^-T z`,
+/// `z ~ N(0, I_M)`, a draw of `N(nu_t, beta^2 lambda Sigma_t^-1)` (the weight-space form of
+/// `f ~ GP(mu_t, beta^2 sigma_t^2)`), `beta` from the [`BetaSchedule`] at the posterior's
+/// number of observations; otherwise choose `argmax_x phi(x)^T omega^(i(x))_{t-1}` from the
+/// broadcast. Then (line 10) send `omega_{n,t} ~ N(nu_t, lambda Sigma_t^-1)` (eq. (2), after
+/// adding the new observation).
+///
+/// Random draws, in this order and only from the agent's own generator: `r`, then `z` when
+/// Thompson sampling; then `N(0, I_M)` for the vector. Initial points: a partial Fisher-Yates
+/// shuffle ([`FtsAgent::initial_points`]).
+#[derive(Debug, Clone)]
+pub struct FtsAgent {
+    features: Arc<SharedFeatures>,
+    beta: Arc<BetaSchedule>,
+    exploration: Exploration,
+    region: usize,
+    gp: WeightSpaceGp,
+    pending: Option<usize>,
+}
+
+impl FtsAgent {
+    /// An agent with an empty posterior (`lambda > 0`) assigned to sub-region `region`.
+    pub fn new(
+        features: Arc<SharedFeatures>,
+        beta: Arc<BetaSchedule>,
+        exploration: Exploration,
+        region: usize,
+        lambda: f64,
+    ) -> Result<Self, DpFtsDeError> {
+        if region >= features.n_regions() {
+            return Err(DpFtsDeError::Setting(format!(
+                "sub-region {region} does not exist (P = {})",
+                features.n_regions()
+            )));
+        }
+        let gp = WeightSpaceGp::new(features.dim(), lambda)?;
+        Ok(Self {
+            features,
+            beta,
+            exploration,
+            region,
+            gp,
+            pending: None,
+        })
+    }
+
+    /// The assigned sub-region.
+    pub fn region(&self) -> usize {
+        self.region
+    }
+
+    /// The posterior (for tests, fixtures and diagnostics; it stays with the agent).
+    pub fn posterior(&self) -> &WeightSpaceGp {
+        &self.gp
+    }
+
+    /// `n_init` distinct initial points (line 2), uniformly from the assigned sub-region or
+    /// the whole domain (fewer when the set has fewer points). Drawn by a partial
+    /// Fisher-Yates shuffle of the candidate list (`random_range` per step).
+    pub fn initial_points<R: Rng + ?Sized>(
+        &self,
+        n_init: usize,
+        init: Init,
+        rng: &mut R,
+    ) -> Vec<usize> {
+        let mut pool: Vec<usize> = match init {
+            Init::SubRegion => self.features.region_points(self.region).to_vec(),
+            Init::WholeDomain => (0..self.features.n_points()).collect(),
+        };
+        let k = n_init.min(pool.len());
+        for i in 0..k {
+            let j = rng.random_range(i..pool.len());
+            pool.swap(i, j);
+        }
+        pool.truncate(k);
+        pool
+    }
+
+    /// Choose the query of iteration `t >= 1` (lines 4-8); `broadcast` is the server's
+    /// output of the previous round (`None` for an agent without a server: standard TS).
+    pub fn select<R: Rng + ?Sized>(
+        &mut self,
+        t: usize,
+        broadcast: Option<&Broadcast>,
+        rng: &mut R,
+    ) -> Result<(usize, Choice), DpFtsDeError> {
+        if self.pending.is_some() {
+            return Err(DpFtsDeError::Setting(
+                "select called twice without observing the first query's value".into(),
+            ));
+        }
+        let r: f64 = rng.random();
+        let follow = self.exploration.follow_probability(t);
+        let choice = match broadcast {
+            Some(b) if r > 1.0 - follow => {
+                if b.vectors().dim() != (self.features.n_regions(), self.features.dim()) {
+                    return Err(DpFtsDeError::Input(
+                        validation::InputError::DimensionMismatch {
+                            context: "broadcast P x M",
+                            expected: self.features.n_regions() * self.features.dim(),
+                            got: b.vectors().len(),
+                        },
+                    ));
+                }
+                (self.features.argmax_by_region(b.vectors()), Choice::Server)
+            }
+            _ => {
+                let beta = self.beta.get(self.gp.len());
+                let z: Array1<f64> = (0..self.features.dim())
+                    .map(|_| {
+                        let e: f64 = StandardNormal.sample(rng);
+                        beta * e
+                    })
+                    .collect();
+                let w = self.gp.sample_theta_with(z.view())?;
+                (self.features.argmax(w.view()), Choice::Thompson)
+            }
+        };
+        self.pending = Some(choice.0);
+        Ok(choice)
+    }
+
+    /// Record the value `y` observed at point `x` (an initial point, or the query just
+    /// selected).
+    pub fn observe(&mut self, x: usize, y: f64) -> Result<(), DpFtsDeError> {
+        if let Some(p) = self.pending
+            && p != x
+        {
+            return Err(DpFtsDeError::Setting(format!(
+                "observed point {x}, but the pending query is {p}"
+            )));
+        }
+        validation::index_in("observed point", x, self.features.n_points())?;
+        self.gp.observe(self.features.row(x), y)?;
+        self.pending = None;
+        Ok(())
+    }
+
+    /// The vector to send (line 10): a draw of eq. (2), `N(nu_t, lambda Sigma_t^-1)`.
+    pub fn sample_vector<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<AgentVector, DpFtsDeError> {
+        let z: Array1<f64> = (0..self.features.dim())
+            .map(|_| StandardNormal.sample(rng))
+            .collect();
+        AgentVector::new(self.gp.sample_theta_with(z.view())?)
+    }
+}

@@ -1,0 +1,23 @@
+#![doc = include_str!("../../../docs/dp-fts-de.md")]
+
+pub mod agent;
+pub mod beta;
+pub mod error;
+pub mod features;
+pub mod federation;
+pub mod params;
+pub mod problem;
+pub mod schedule;
+pub mod server;
+pub mod weights;
+
+pub use agent::{AgentVector, Choice, FtsAgent, Init};
+pub use beta::{BetaRule, BetaSchedule};
+pub use error::{DpFtsDeError, InputError};
+pub use features::SharedFeatures;
+pub use federation::{FederationRecord, Stream, beta_schedule, run_federation};
+pub use params::{DpFtsDeParams, DpSettings};
+pub use problem::FederatedProblem;
+pub use schedule::{Annealing, Exploration};
+pub use server::{Broadcast, CentralServer, PrivacyLoss};
+pub use weights::{SubRegionWeights, Weighting};

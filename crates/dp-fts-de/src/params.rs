@@ -1,0 +1,218 @@
+//! The settings of one federation, with the paper's presets (Sec. 5, App. B) and the
+//! baselines of Figs. 2, 4 and 5 as named variants.
+
+use privacy::Sampler;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::Init;
+use crate::beta::BetaRule;
+use crate::error::DpFtsDeError;
+use crate::schedule::{Annealing, Exploration};
+use crate::weights::Weighting;
+
+/// The central server's privacy settings (Algorithm 1): sampling rate `q`, noise multiplier
+/// `z`, clipping threshold `S`, and `delta` of the reported loss.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DpSettings {
+    /// `q` in `(0, 1]`.
+    pub q: f64,
+    /// `z > 0`.
+    pub z: f64,
+    /// `S > 0` (each vector is clipped to `S / sqrt(P)`).
+    pub clip: f64,
+    /// `delta`; `None` is the paper's `1 / N^1.1` (Sec. 5, following McMahan et al. 2018).
+    pub delta: Option<f64>,
+    /// The noise sampler ([`Sampler::Hardened`] by default: exact Bernoulli subsampling and
+    /// the discrete Gaussian; `P M` entries per round is cheap).
+    pub sampler: Sampler,
+}
+
+impl DpSettings {
+    /// `q`, `z`, `S` with the paper's `delta` and the hardened sampler.
+    pub fn new(q: f64, z: f64, clip: f64) -> Self {
+        Self {
+            q,
+            z,
+            clip,
+            delta: None,
+            sampler: Sampler::Hardened,
+        }
+    }
+
+    /// `delta` for `n` agents.
+    pub fn delta_for(&self, n: usize) -> f64 {
+        self.delta.unwrap_or_else(|| (n as f64).powf(-1.1))
+    }
+}
+
+/// Everything one federation needs besides the problem and the seed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DpFtsDeParams {
+    /// Iterations `T` after the initialisation (`t = 1..=T`).
+    pub iterations: usize,
+    /// `N_init` initial points per agent (`t = 0`).
+    pub n_init: usize,
+    /// `M`, the number of shared random features.
+    pub features: usize,
+    /// The SE lengthscale of the features.
+    pub lengthscale: f64,
+    /// `lambda > 0` of eq. (2) (the model's noise variance).
+    pub lambda: f64,
+    /// The Thompson sample's scale.
+    pub beta: BetaRule,
+    /// `1 - p_t`.
+    pub exploration: Exploration,
+    /// `P`, the number of sub-regions.
+    pub sub_regions: usize,
+    /// `a` of the softmax weights (15 in all the paper's experiments).
+    pub a: f64,
+    /// The weights.
+    pub weighting: Weighting,
+    /// Where the initial points come from.
+    pub init: Init,
+    /// Whether there is a server at all (`false`: standard TS, every agent alone).
+    pub federated: bool,
+    /// `None`: a non-private server (FTS, FTS-DE).
+    pub privacy: Option<DpSettings>,
+}
+
+impl DpFtsDeParams {
+    /// DP-FTS-DE on the synthetic problem (Sec. 5.1, App. B.1.1, Figs. 2b-d, 4, 6): `T = 40`,
+    /// `N_init = 10`, `M = 50`, SE lengthscale 0.03, `lambda = sigma^2 = 0.01`,
+    /// `1 - p_t = 1/sqrt(t)`, `P = 2`, `a = 15`, the synthetic annealing, `q = 0.25`, `z = 1`,
+    /// `S = 11`; Theorem 1's `beta` with `B = 1`, `sigma = 0.1`, `delta = 0.1`.
+    pub fn synthetic() -> Self {
+        Self {
+            iterations: 40,
+            n_init: 10,
+            features: 50,
+            lengthscale: 0.03,
+            lambda: 0.01,
+            beta: BetaRule::Theorem {
+                b: 1.0,
+                sigma: 0.1,
+                delta: 0.1,
+            },
+            exploration: Exploration::InverseSqrt,
+            sub_regions: 2,
+            a: 15.0,
+            weighting: Weighting::Adaptive(Annealing::SYNTHETIC),
+            init: Init::SubRegion,
+            federated: true,
+            privacy: Some(DpSettings::new(0.25, 1.0, 11.0)),
+        }
+    }
+
+    /// DP-FTS-DE on the real-world problems (Sec. 5.2, App. B.2.1): `T = 60`, `N_init = 10`,
+    /// `M = 100`, SE lengthscale 0.01, `lambda = 1e-6`, `1 - p_t = 1/t`, `P = 4`, `S = 22`,
+    /// the real-world annealing, `q = 0.35`, `z = 1`; Theorem 1's `beta` with `B = 1`,
+    /// `sigma = 1e-3` (the model's noise), `delta = 0.1`.
+    pub fn real_world() -> Self {
+        Self {
+            iterations: 60,
+            n_init: 10,
+            features: 100,
+            lengthscale: 0.01,
+            lambda: 1e-6,
+            beta: BetaRule::Theorem {
+                b: 1.0,
+                sigma: 1e-3,
+                delta: 0.1,
+            },
+            exploration: Exploration::Inverse,
+            sub_regions: 4,
+            a: 15.0,
+            weighting: Weighting::Adaptive(Annealing::REAL_WORLD),
+            init: Init::SubRegion,
+            federated: true,
+            privacy: Some(DpSettings::new(0.35, 1.0, 22.0)),
+        }
+    }
+
+    /// Standard TS: every agent alone (`p_t = 1`), initial points from the whole domain.
+    pub fn ts(self) -> Self {
+        Self {
+            federated: false,
+            exploration: Exploration::Never,
+            privacy: None,
+            sub_regions: 1,
+            weighting: Weighting::Equal,
+            init: Init::WholeDomain,
+            ..self
+        }
+    }
+
+    /// FTS without DP (Sec. 3.1's modified FTS): one sub-region, a non-private server.
+    pub fn fts(self) -> Self {
+        Self {
+            privacy: None,
+            sub_regions: 1,
+            weighting: Weighting::Equal,
+            init: Init::WholeDomain,
+            ..self
+        }
+    }
+
+    /// FTS-DE without DP with `p` sub-regions (the preset's weighting and initialisation).
+    pub fn fts_de(self, p: usize) -> Self {
+        Self {
+            privacy: None,
+            sub_regions: p,
+            ..self
+        }
+    }
+
+    /// DP-FTS (`P = 1`) with clipping threshold `clip` and the preset's `q`, `z`.
+    pub fn dp_fts(self, clip: f64) -> Self {
+        let dp = self.privacy.unwrap_or(DpSettings::new(0.25, 1.0, clip));
+        Self {
+            sub_regions: 1,
+            weighting: Weighting::Equal,
+            init: Init::WholeDomain,
+            privacy: Some(DpSettings { clip, ..dp }),
+            ..self
+        }
+    }
+
+    /// The same with privacy settings `(q, z, S)` (keeping `delta` and the sampler).
+    pub fn with_privacy(self, q: f64, z: f64, clip: f64) -> Self {
+        let base = self.privacy.unwrap_or(DpSettings::new(q, z, clip));
+        Self {
+            privacy: Some(DpSettings { q, z, clip, ..base }),
+            ..self
+        }
+    }
+
+    /// Check every setting for a federation of `n_agents` agents.
+    pub fn validate(&self, n_agents: usize) -> Result<(), DpFtsDeError> {
+        validation::at_least_one("iterations T", self.iterations)?;
+        validation::at_least_one("initial points N_init", self.n_init)?;
+        validation::at_least_one("number of random features M", self.features)?;
+        validation::positive("lengthscale", self.lengthscale)?;
+        validation::positive("lambda", self.lambda)?;
+        validation::positive("softmax constant a", self.a)?;
+        validation::at_least_one("agents N", n_agents)?;
+        if self.sub_regions == 0 || self.sub_regions > n_agents {
+            return Err(DpFtsDeError::Setting(format!(
+                "the number of sub-regions P must be in 1..=N = {n_agents}, got {}",
+                self.sub_regions
+            )));
+        }
+        if let Some(dp) = self.privacy {
+            if !self.federated {
+                return Err(DpFtsDeError::Setting(
+                    "privacy settings given for agents without a server".into(),
+                ));
+            }
+            validation::in_range(
+                "sampling rate q",
+                dp.q,
+                validation::Interval::open_closed(0.0, 1.0),
+            )?;
+            validation::positive("noise multiplier z", dp.z)?;
+            validation::positive("clipping threshold S", dp.clip)?;
+            validation::open_unit("delta", dp.delta_for(n_agents))?;
+        }
+        Ok(())
+    }
+}
