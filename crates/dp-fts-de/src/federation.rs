@@ -248,7 +248,7 @@ pub fn run_federation(
         }
         if let (true, Some(server)) = (send, server.as_mut()) {
             let vectors: Vec<AgentVector> = out.into_iter().filter_map(|(v, _)| v).collect();
-            broadcast = Some(server.aggregate(t, &vectors, &mut server_rng)?);
+            broadcast = Some(server.aggregate(t, vectors, &mut server_rng)?);
             if let Some(loss) = server.privacy_loss()? {
                 privacy.push(loss);
             }

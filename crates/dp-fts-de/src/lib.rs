@@ -19,5 +19,5 @@ pub use federation::{FederationRecord, Stream, beta_schedule, run_federation};
 pub use params::{DpFtsDeParams, DpSettings};
 pub use problem::FederatedProblem;
 pub use schedule::{Annealing, Exploration};
-pub use server::{Broadcast, CentralServer, PrivacyLoss};
+pub use server::{Broadcast, CentralServer, PrivacyLoss, PrivateAggregator, RoundInput};
 pub use weights::{SubRegionWeights, Weighting};

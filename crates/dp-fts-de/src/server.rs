@@ -47,16 +47,139 @@ pub struct PrivacyLoss {
     pub order: f64,
 }
 
-/// Algorithm 1 for a federation of `N` agents: private (the subsampled Gaussian mechanism of
-/// lines 5-11, with the privacy loss accounted after each release, line 13) or non-private
-/// (FTS and FTS-DE without DP: `omega^(i) = sum_n phi_n^(i) omega_n`, every agent, no clipping,
-/// no noise).
+/// One round of the private server (Algorithm 1, lines 5-11) as a [`privacy::Mechanism`]:
+/// input the round's agent vectors ([`RoundInput`]), output the [`Broadcast`] only.
+///
+/// # Neighbouring relation and sensitivity (docs/dp-fts-de.md, "Privacy")
+///
+/// Two inputs are neighbours when one agent's vector is present in one and absent from the
+/// other, the other agents' vectors and all weights fixed (the weights are public: they
+/// depend only on the assignment). An absent agent is the same as an agent whose vector is
+/// 0 (a selected zero vector adds nothing), which is how the audits build the pair. Agent
+/// `n`'s clipped vector `omega_hat_n` (`||omega_hat_n|| <= S / sqrt(P)`, line 9) enters the
+/// joint output `(omega^(i))_i` as `(phi_n^(i) omega_hat_n / q)_i` (line 10), of L2 norm
+/// `sqrt(sum_i (phi_n^(i))^2) ||omega_hat_n|| / q <= sqrt(P) phi_max (S / sqrt(P)) / q =
+/// phi_max S / q`, and the noise of line 11 is `z` times that per coordinate: the
+/// Poisson-subsampled Gaussian mechanism with rate `q` and noise multiplier `z`
+/// ([`SubsampledGaussian`]), whose claim this is. Over `T` rounds the whole sequence of one
+/// agent's vectors is present or absent; the rounds compose (each round is that mechanism
+/// for any vectors the agent sends, chosen adaptively).
+#[derive(Debug, Clone)]
+pub struct PrivateAggregator {
+    weights: SubRegionWeights,
+    mechanism: SubsampledGaussian,
+}
+
+/// The input of one server round: the iteration `t` (it selects the weights) and the
+/// vectors, `vectors[n]` from agent `n`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundInput {
+    /// The iteration.
+    pub t: usize,
+    /// One vector per agent, all of the same length `M`.
+    pub vectors: Vec<AgentVector>,
+}
+
+/// Stack the agents' vectors into `N x M`, checking the count and the lengths.
+fn stack(n: usize, vectors: &[AgentVector]) -> Result<Array2<f64>, DpFtsDeError> {
+    validation::matching_dimension("agent vectors per round (N)", n, vectors.len())?;
+    let m = vectors[0].len();
+    let mut stacked = Array2::zeros((n, m));
+    for (k, v) in vectors.iter().enumerate() {
+        validation::matching_dimension("agent vector length M", m, v.len())?;
+        stacked.row_mut(k).assign(&v.as_view());
+    }
+    Ok(stacked)
+}
+
+impl PrivateAggregator {
+    /// The private round with these public weights and this mechanism (`q`, `S`, `z`,
+    /// sampler).
+    pub fn new(weights: SubRegionWeights, mechanism: SubsampledGaussian) -> Self {
+        Self { weights, mechanism }
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &SubRegionWeights {
+        &self.weights
+    }
+
+    /// The mechanism.
+    pub fn mechanism(&self) -> &SubsampledGaussian {
+        &self.mechanism
+    }
+
+    /// The noise standard deviation of round `t`: `z phi_max(t) S / q` (times the hardened
+    /// sampler's grid slack).
+    pub fn sigma(&self, t: usize) -> f64 {
+        self.mechanism.sigma(self.weights.phi_max(t))
+    }
+
+    /// One release, with the number of vectors above the clipping bound (a private
+    /// diagnostic, never released).
+    fn release_counting<R: Rng + ?Sized>(
+        &self,
+        input: &RoundInput,
+        rng: &mut R,
+    ) -> Result<(Broadcast, u64), DpFtsDeError> {
+        let stacked = stack(self.weights.n_agents(), &input.vectors)?;
+        let w = self.weights.at(input.t);
+        let bound = self.mechanism.clip_bound(w.ncols());
+        let clipped = stacked
+            .rows()
+            .into_iter()
+            .filter(|r| r.dot(r).sqrt() > bound)
+            .count() as u64;
+        let released = self.mechanism.aggregate(stacked.view(), w.view(), rng)?;
+        Ok((Broadcast::new(released.into_vectors())?, clipped))
+    }
+}
+
+impl From<DpFtsDeError> for privacy::PrivacyError {
+    /// For [`privacy::Mechanism::release`]: input and privacy errors keep their type, the
+    /// others become a calibration error with their message.
+    fn from(e: DpFtsDeError) -> Self {
+        match e {
+            DpFtsDeError::Input(e) => Self::Input(e),
+            DpFtsDeError::Privacy(e) => e,
+            other => Self::Calibration(other.to_string()),
+        }
+    }
+}
+
+/// Input: one round's vectors; output: the `P` noisy vectors only. Claim: one round of the
+/// Poisson-subsampled Gaussian ([`SubsampledGaussian::claim`]); `T` rounds compose.
+impl privacy::Mechanism for PrivateAggregator {
+    type Input = RoundInput;
+    type Output = Broadcast;
+
+    fn claim(&self) -> privacy::PrivacyClaim {
+        self.mechanism.claim()
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &RoundInput,
+        rng: &mut R,
+    ) -> Result<Broadcast, privacy::PrivacyError> {
+        Ok(self.release_counting(input, rng)?.0)
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Aggregation {
+    Private(PrivateAggregator),
+    Exact(SubRegionWeights),
+}
+
+/// Algorithm 1 for a federation of `N` agents: private (a [`PrivateAggregator`] per round,
+/// with the privacy loss accounted after each release, line 13) or non-private (FTS and FTS-DE
+/// without DP: `omega^(i) = sum_n phi_n^(i) omega_n`, every agent, no clipping, no noise).
 ///
 /// It only ever receives [`AgentVector`]s and only ever releases [`Broadcast`]s.
 #[derive(Debug, Clone)]
 pub struct CentralServer {
-    weights: SubRegionWeights,
-    mechanism: Option<SubsampledGaussian>,
+    aggregation: Aggregation,
     accountant: RdpAccountant,
     delta: f64,
     releases: u64,
@@ -73,8 +196,7 @@ impl CentralServer {
     ) -> Result<Self, DpFtsDeError> {
         let delta = validation::open_unit("delta", delta)?;
         Ok(Self {
-            weights,
-            mechanism: Some(mechanism),
+            aggregation: Aggregation::Private(PrivateAggregator::new(weights, mechanism)),
             accountant: RdpAccountant::new(paper_orders())?,
             delta,
             releases: 0,
@@ -86,8 +208,7 @@ impl CentralServer {
     /// A non-private server (FTS, FTS-DE).
     pub fn non_private(weights: SubRegionWeights) -> Result<Self, DpFtsDeError> {
         Ok(Self {
-            weights,
-            mechanism: None,
+            aggregation: Aggregation::Exact(weights),
             accountant: RdpAccountant::new(paper_orders())?,
             delta: 0.5,
             releases: 0,
@@ -98,12 +219,18 @@ impl CentralServer {
 
     /// The public weights.
     pub fn weights(&self) -> &SubRegionWeights {
-        &self.weights
+        match &self.aggregation {
+            Aggregation::Private(p) => p.weights(),
+            Aggregation::Exact(w) => w,
+        }
     }
 
-    /// The mechanism of a private server.
-    pub fn mechanism(&self) -> Option<&SubsampledGaussian> {
-        self.mechanism.as_ref()
+    /// The private round of a private server.
+    pub fn private_round(&self) -> Option<&PrivateAggregator> {
+        match &self.aggregation {
+            Aggregation::Private(p) => Some(p),
+            Aggregation::Exact(_) => None,
+        }
     }
 
     /// One round at iteration `t` (Algorithm 1 lines 3-12): `vectors[n]` is agent `n`'s
@@ -111,39 +238,29 @@ impl CentralServer {
     pub fn aggregate<R: Rng + ?Sized>(
         &mut self,
         t: usize,
-        vectors: &[AgentVector],
+        vectors: Vec<AgentVector>,
         rng: &mut R,
     ) -> Result<Broadcast, DpFtsDeError> {
-        let n = self.weights.n_agents();
-        validation::matching_dimension("agent vectors per round (N)", n, vectors.len())?;
-        let m = vectors[0].len();
-        let mut stacked = Array2::zeros((n, m));
-        for (k, v) in vectors.iter().enumerate() {
-            validation::matching_dimension("agent vector length M", m, v.len())?;
-            stacked.row_mut(k).assign(&v.as_view());
-        }
-        let w = self.weights.at(t);
-        let out = match &self.mechanism {
-            Some(mech) => {
-                let bound = mech.clip_bound(w.ncols());
-                self.clipped += stacked
-                    .rows()
-                    .into_iter()
-                    .filter(|r| r.dot(r).sqrt() > bound)
-                    .count() as u64;
-                let released = mech.aggregate(stacked.view(), w.view(), rng)?;
+        let n = vectors.len() as u64;
+        let out = match &self.aggregation {
+            Aggregation::Private(p) => {
+                let (b, clipped) = p.release_counting(&RoundInput { t, vectors }, rng)?;
                 self.accountant.compose_subsampled_gaussian(
-                    mech.q(),
-                    mech.noise_multiplier(),
+                    p.mechanism.q(),
+                    p.mechanism.noise_multiplier(),
                     1,
                 )?;
-                released.into_vectors()
+                self.clipped += clipped;
+                b
             }
-            None => w.t().dot(&stacked),
+            Aggregation::Exact(w) => {
+                let stacked = stack(w.n_agents(), &vectors)?;
+                Broadcast::new(w.at(t).t().dot(&stacked))?
+            }
         };
-        self.received += n as u64;
+        self.received += n;
         self.releases += 1;
-        Broadcast::new(out)
+        Ok(out)
     }
 
     /// Rounds released so far.
@@ -156,14 +273,14 @@ impl CentralServer {
     /// experiment, computed from private inputs: **not part of the release**. `None` for a
     /// non-private server or before the first round.
     pub fn clipped_fraction(&self) -> Option<f64> {
-        (self.mechanism.is_some() && self.received > 0)
+        (self.private_round().is_some() && self.received > 0)
             .then(|| self.clipped as f64 / self.received as f64)
     }
 
     /// The privacy loss of the releases so far by the paper's accountant (`None` for a
     /// non-private server or before the first release).
     pub fn privacy_loss(&self) -> Result<Option<PrivacyLoss>, DpFtsDeError> {
-        if self.mechanism.is_none() || self.releases == 0 {
+        if self.private_round().is_none() || self.releases == 0 {
             return Ok(None);
         }
         let (eps, order) = self
@@ -180,10 +297,10 @@ impl CentralServer {
     /// The privacy loss of the releases so far by the privacy-loss-distribution accountant
     /// (much tighter than the paper's; `None` as for [`CentralServer::privacy_loss`]).
     pub fn pld_loss(&self, settings: PldSettings) -> Result<Option<PldEpsilon>, DpFtsDeError> {
-        match &self.mechanism {
-            Some(m) if self.releases > 0 => Ok(Some(subsampled_gaussian_pld_epsilon(
-                m.q(),
-                m.noise_multiplier(),
+        match self.private_round() {
+            Some(p) if self.releases > 0 => Ok(Some(subsampled_gaussian_pld_epsilon(
+                p.mechanism.q(),
+                p.mechanism.noise_multiplier(),
                 self.releases,
                 self.delta,
                 settings,

@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod bandit;
 pub mod checker;
+pub mod dp_fts_de;
 pub mod jdp_qff;
 pub mod kernel;
 pub mod ldp_bo;
@@ -40,6 +41,7 @@ pub const AREAS: &[Area] = &[
     checker::AREA,
     ldp_bo::AREA,
     jdp_qff::AREA,
+    dp_fts_de::AREA,
 ];
 
 /// All checks, in the order they run.
