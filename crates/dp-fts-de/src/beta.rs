@@ -17,7 +17,7 @@ pub enum BetaRule {
     /// observations. We use the number of observations the agent's posterior holds
     /// (`N_init + t - 1` at iteration `t`; the theorem has no initialisation) and, for
     /// `gamma`, the greedy certificate's *upper* bound `I(A_greedy) / (1 - 1/e)` over the
-    /// domain ([`kernel::greedy_information_gain`]): a larger `gamma` only widens the sample,
+    /// domain ([`kernel::information_gain::greedy_information_gain`]): a larger `gamma` only widens the sample,
     /// which keeps the theorem's confidence statement.
     Theorem {
         /// `B >= 0`, the RKHS-norm bound of the objectives.

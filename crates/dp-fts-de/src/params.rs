@@ -129,6 +129,16 @@ impl DpFtsDeParams {
         }
     }
 
+    /// Theorem 1's constants on top of a preset: `1 - p_t = 1/t^2` (monotone, `O(1/t^2)`) and
+    /// `lambda = 1 + 2/T`, with Theorem 1's `beta` (the preset's `B`, `sigma`, `delta`).
+    pub fn theorem_1(self) -> Self {
+        Self {
+            exploration: Exploration::InverseSquare,
+            lambda: 1.0 + 2.0 / self.iterations.max(1) as f64,
+            ..self
+        }
+    }
+
     /// Standard TS: every agent alone (`p_t = 1`), initial points from the whole domain.
     pub fn ts(self) -> Self {
         Self {
