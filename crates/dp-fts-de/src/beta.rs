@@ -82,3 +82,60 @@ impl BetaSchedule {
         &self.values
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bandit::domain::BoxDomain;
+
+    #[test]
+    fn theorem_1s_beta_grows_with_the_information_gain() {
+        let domain = BoxDomain::unit(1).unwrap().grid(&[200]).unwrap();
+        let rule = BetaRule::Theorem {
+            b: 1.0,
+            sigma: 0.1,
+            delta: 0.1,
+        };
+        let s = BetaSchedule::new(rule, &domain, 0.03, 0.01, 20).unwrap();
+        let v = s.values();
+        assert_eq!(v.len(), 21);
+        // No observation: gamma_0 = 0.
+        let b0 = 1.0 + 0.1 * (2.0 * (1.0 + (40.0f64).ln())).sqrt();
+        assert!((v[0] - b0).abs() < 1e-12, "{} vs {b0}", v[0]);
+        assert!(v.windows(2).all(|w| w[1] > w[0]));
+        // One observation: gamma_1 = (1/2) ln(1 + 1/lambda) / (1 - 1/e).
+        let g1 = 0.5 * (1.0f64 + 100.0).ln() / (1.0 - (-1.0f64).exp());
+        let b1 = 1.0 + 0.1 * (2.0 * (g1 + 1.0 + (40.0f64).ln())).sqrt();
+        assert!((v[1] - b1).abs() < 1e-9, "{} vs {b1}", v[1]);
+        assert_eq!(s.get(1000).to_bits(), v[20].to_bits());
+    }
+
+    #[test]
+    fn bad_rules_are_rejected() {
+        let domain = BoxDomain::unit(1).unwrap().grid(&[5]).unwrap();
+        for rule in [
+            BetaRule::Constant(0.0),
+            BetaRule::Constant(f64::NAN),
+            BetaRule::Theorem {
+                b: -1.0,
+                sigma: 0.1,
+                delta: 0.1,
+            },
+            BetaRule::Theorem {
+                b: 1.0,
+                sigma: 0.0,
+                delta: 0.1,
+            },
+            BetaRule::Theorem {
+                b: 1.0,
+                sigma: 0.1,
+                delta: 1.0,
+            },
+        ] {
+            assert!(
+                BetaSchedule::new(rule, &domain, 0.1, 0.01, 3).is_err(),
+                "{rule:?}"
+            );
+        }
+    }
+}

@@ -131,3 +131,50 @@ pub(crate) fn first_argmax(values: impl Iterator<Item = f64>) -> usize {
     }
     best.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bandit::domain::BoxDomain;
+    use ndarray::arr2;
+
+    fn line(n: usize, p: usize, phi: Array2<f64>) -> Arc<SharedFeatures> {
+        let bounds = BoxDomain::unit(1).unwrap();
+        let domain = bounds.grid(&[n]).unwrap();
+        let partition = Partition::equal_volume(bounds, p).unwrap();
+        SharedFeatures::from_matrix(domain, &partition, phi).unwrap()
+    }
+
+    #[test]
+    fn argmax_by_region_uses_each_points_own_vector() {
+        // Four points on [0, 1], two sub-regions ([0, 0.5) and [0.5, 1]), features e_1, e_2.
+        let phi = arr2(&[[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]]);
+        let f = line(4, 2, phi);
+        assert_eq!(f.region_points(0), &[0, 1]);
+        assert_eq!(f.region_points(1), &[2, 3]);
+        // Region 0's vector favours feature 2 (point 1), region 1's favours feature 1 (point 2),
+        // and region 1's is larger: the argmax is point 2.
+        let v = arr2(&[[0.0, 3.0], [5.0, 0.0]]);
+        assert_eq!(f.argmax_by_region(v.view()), 2);
+        // With one vector for the whole domain the first maximiser wins.
+        assert_eq!(f.argmax(ndarray::arr1(&[0.0, 3.0]).view()), 1);
+        let v = arr2(&[[0.0, 6.0], [5.0, 0.0]]);
+        assert_eq!(f.argmax_by_region(v.view()), 1);
+    }
+
+    #[test]
+    fn bad_feature_matrices_are_rejected() {
+        let bounds = BoxDomain::unit(1).unwrap();
+        let domain = bounds.grid(&[3]).unwrap();
+        let partition = Partition::equal_volume(bounds, 1).unwrap();
+        assert!(
+            SharedFeatures::from_matrix(domain.clone(), &partition, Array2::zeros((2, 2))).is_err()
+        );
+        assert!(
+            SharedFeatures::from_matrix(domain.clone(), &partition, Array2::zeros((3, 0))).is_err()
+        );
+        let mut nan = Array2::zeros((3, 2));
+        nan[[1, 1]] = f64::NAN;
+        assert!(SharedFeatures::from_matrix(domain, &partition, nan).is_err());
+    }
+}
