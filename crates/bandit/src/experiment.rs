@@ -768,10 +768,10 @@ pub trait PaperExperiments: Sync {
             let (batch, diagnostics) =
                 run.execute_with_diagnostics()
                     .map_err(|source| ExperimentError::Run {
-                figure: figure.id.to_string(),
-                label: label.clone(),
-                source,
-            })?;
+                        figure: figure.id.to_string(),
+                        label: label.clone(),
+                        source,
+                    })?;
             let seconds = started.elapsed().as_secs_f64();
             if batch.config.horizon != options.horizon() {
                 return Err(ExperimentError::InvalidBatch {
@@ -864,8 +864,14 @@ mod tests {
             .with_metric(Metric::SimpleRegret)
             .with_band(Band::StandardError)
             .with_first_round(-9);
-        assert_eq!((f.metric.symbol(), f.band.name(), f.first_round), ("S_T", "standard error", -9));
-        assert_eq!(Figure::new("f", "c", ["A"]).metric, Metric::CumulativeRegret);
+        assert_eq!(
+            (f.metric.symbol(), f.band.name(), f.first_round),
+            ("S_T", "standard error", -9)
+        );
+        assert_eq!(
+            Figure::new("f", "c", ["A"]).metric,
+            Metric::CumulativeRegret
+        );
         assert_eq!(Band::StandardError.scale(4), 0.5);
         assert_eq!(Band::StandardDeviation.scale(4), 1.0);
     }

@@ -90,7 +90,12 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
         .collect();
     regret_curves(
         &out.join(format!("{}.svg", f.id)),
-        &format!("{} ({}): mean +- {} over trials", f.id, f.caption, f.band.name()),
+        &format!(
+            "{} ({}): mean +- {} over trials",
+            f.id,
+            f.caption,
+            f.band.name()
+        ),
         &curves,
         f.metric.name(),
         f.first_round,

@@ -136,7 +136,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _ = writeln!(md, "\n{}", section.trim_end());
     }
     let total = started.elapsed().as_secs_f64();
-    let band = if results.iter().all(|r| r.figure.band == Band::StandardDeviation) {
+    let band = if results
+        .iter()
+        .all(|r| r.figure.band == Band::StandardDeviation)
+    {
         "standard deviation"
     } else {
         "standard deviation or standard error (the figure's title says which)"

@@ -78,7 +78,10 @@ pub fn regret_curves(
             .map_err(|e| err(&e))?;
         chart
             .draw_series(LineSeries::new(
-                c.mean.iter().enumerate().map(|(t, &v)| (x0 + (t + 1) as f64, v)),
+                c.mean
+                    .iter()
+                    .enumerate()
+                    .map(|(t, &v)| (x0 + (t + 1) as f64, v)),
                 colour.stroke_width(2),
             ))
             .map_err(|e| err(&e))?
