@@ -91,7 +91,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::error::BoxedError;
-use crate::runner::{BatchResult, RunConfig};
+use crate::runner::{BatchResult, RunConfig, TrialRecord};
 
 /// What can go wrong while describing or running a paper's experiments.
 #[derive(Debug, Error)]
@@ -277,6 +277,73 @@ impl Options {
     }
 }
 
+/// Which per-round quantity of the trial records a figure draws and summarises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Metric {
+    /// The cumulative regret `R_t` ([`TrialRecord::cumulative_regret`]); the default.
+    #[default]
+    CumulativeRegret,
+    /// The simple regret `S_t = min_{s <= t} r_s` ([`TrialRecord::simple_regret`]), as
+    /// optimisation papers plot it (e.g. Dai et al. 2021).
+    SimpleRegret,
+}
+
+impl Metric {
+    /// The record's values of this metric, one per round.
+    pub fn values(self, record: &TrialRecord) -> &[f64] {
+        match self {
+            Self::CumulativeRegret => &record.cumulative_regret,
+            Self::SimpleRegret => &record.simple_regret,
+        }
+    }
+
+    /// Its symbol after the last round (`R_T`, `S_T`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::CumulativeRegret => "R_T",
+            Self::SimpleRegret => "S_T",
+        }
+    }
+
+    /// Its name in words (`cumulative regret`), e.g. for an axis.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::CumulativeRegret => "cumulative regret",
+            Self::SimpleRegret => "simple regret",
+        }
+    }
+}
+
+/// The band drawn around a figure's mean curve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Band {
+    /// Mean +- one sample standard deviation over trials; the default.
+    #[default]
+    StandardDeviation,
+    /// Mean +- one standard error over trials (`sd / sqrt(trials)`), as papers that average
+    /// over a few runs draw their error bars (e.g. Dai et al. 2021, Sec. 5).
+    StandardError,
+}
+
+impl Band {
+    /// The factor of the standard deviation that is the band's half-width for `trials`
+    /// trials (1, or `1 / sqrt(trials)`).
+    pub fn scale(self, trials: usize) -> f64 {
+        match self {
+            Self::StandardDeviation => 1.0,
+            Self::StandardError => 1.0 / (trials.max(1) as f64).sqrt(),
+        }
+    }
+
+    /// Its name in words (`sd`, `standard error`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::StandardDeviation => "sd",
+            Self::StandardError => "standard error",
+        }
+    }
+}
+
 /// One panel of a paper's figures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Figure {
@@ -286,10 +353,18 @@ pub struct Figure {
     pub caption: &'static str,
     /// The labels of its curves (usually the algorithms' names in the paper), in drawing order.
     pub curves: Vec<String>,
+    /// What the curves show ([`Metric::CumulativeRegret`] unless [`Figure::with_metric`]).
+    pub metric: Metric,
+    /// The band around each mean ([`Band::StandardDeviation`] unless [`Figure::with_band`]).
+    pub band: Band,
+    /// The number of the first recorded round on the figure's axis (1 unless
+    /// [`Figure::with_first_round`]; e.g. `-9` when 10 initial queries are drawn as rounds
+    /// `-9..=0` before round 1).
+    pub first_round: i64,
 }
 
 impl Figure {
-    /// A panel with these curve labels.
+    /// A panel with these curve labels (cumulative regret, sd bands, rounds from 1).
     pub fn new<S: Into<String>>(
         id: &'static str,
         caption: &'static str,
@@ -299,7 +374,31 @@ impl Figure {
             id,
             caption,
             curves: curves.into_iter().map(Into::into).collect(),
+            metric: Metric::default(),
+            band: Band::default(),
+            first_round: 1,
         }
+    }
+
+    /// The same panel drawing `metric`.
+    #[must_use]
+    pub fn with_metric(mut self, metric: Metric) -> Self {
+        self.metric = metric;
+        self
+    }
+
+    /// The same panel with `band` around each mean.
+    #[must_use]
+    pub fn with_band(mut self, band: Band) -> Self {
+        self.band = band;
+        self
+    }
+
+    /// The same panel numbering its first recorded round `first_round`.
+    #[must_use]
+    pub fn with_first_round(mut self, first_round: i64) -> Self {
+        self.first_round = first_round;
+        self
     }
 }
 
@@ -339,8 +438,11 @@ impl Parameters {
     }
 }
 
+/// Named numbers a run reports beside its batch (e.g. a clipped fraction per trial).
+pub type Diagnostics = Vec<(String, f64)>;
+
 /// A boxed batch producer.
-type Produce = Box<dyn FnOnce() -> Result<BatchResult, BoxedError>>;
+type Produce = Box<dyn FnOnce() -> Result<(BatchResult, Diagnostics), BoxedError>>;
 
 /// One curve of a figure: its label and how to produce its batch of seeded trials.
 pub struct Run {
@@ -360,6 +462,25 @@ impl Run {
     {
         Self {
             label: label.into(),
+            produce: Box::new(move || {
+                produce()
+                    .map(|b| (b, Diagnostics::new()))
+                    .map_err(Into::into)
+            }),
+        }
+    }
+
+    /// A curve drawn from the batch that `produce` returns, with named numbers beside it
+    /// ([`CurveResult::diagnostics`]; not plotted).
+    pub fn with_diagnostics<E>(
+        label: impl Into<String>,
+        produce: impl FnOnce() -> Result<(BatchResult, Diagnostics), E> + 'static,
+    ) -> Self
+    where
+        E: Into<BoxedError>,
+    {
+        Self {
+            label: label.into(),
             produce: Box::new(move || produce().map_err(Into::into)),
         }
     }
@@ -369,6 +490,14 @@ impl Run {
     /// # Errors
     /// The producer's error, boxed.
     pub fn execute(self) -> Result<BatchResult, BoxedError> {
+        (self.produce)().map(|(b, _)| b)
+    }
+
+    /// Produce the batch and the diagnostics.
+    ///
+    /// # Errors
+    /// The producer's error, boxed.
+    pub fn execute_with_diagnostics(self) -> Result<(BatchResult, Diagnostics), BoxedError> {
         (self.produce)()
     }
 }
@@ -382,7 +511,8 @@ impl std::fmt::Debug for Run {
 }
 
 /// Mean, sample standard deviation (denominator `n - 1`; 0 for one trial), min and max over
-/// trials of the cumulative regret `R_t` at each round `t = 1..T` (index `t - 1`).
+/// trials of the cumulative regret `R_t` (or another [`Metric`], [`RegretSummary::of_metric`])
+/// at each round `t = 1..T` (index `t - 1`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegretSummary {
     /// Mean over trials.
@@ -402,6 +532,18 @@ impl RegretSummary {
     /// [`ExperimentError::InvalidBatch`] when the batch has no trial, no round, or a trial
     /// whose cumulative regret does not have `batch.config.horizon` rounds.
     pub fn of(label: &str, batch: &BatchResult) -> Result<Self, ExperimentError> {
+        Self::of_metric(label, batch, Metric::CumulativeRegret)
+    }
+
+    /// The summary of `metric` of the curve `label` drawn by `batch`.
+    ///
+    /// # Errors
+    /// As [`RegretSummary::of`], for the metric's values.
+    pub fn of_metric(
+        label: &str,
+        batch: &BatchResult,
+        metric: Metric,
+    ) -> Result<Self, ExperimentError> {
         let horizon = batch.config.horizon;
         let invalid = |reason| ExperimentError::InvalidBatch {
             label: label.to_string(),
@@ -418,7 +560,7 @@ impl RegretSummary {
         if batch
             .trials
             .iter()
-            .any(|tr| tr.cumulative_regret.len() != horizon)
+            .any(|tr| metric.values(tr).len() != horizon)
         {
             return Err(invalid("a trial's length is not the horizon"));
         }
@@ -432,7 +574,7 @@ impl RegretSummary {
         let mut vals = Vec::with_capacity(batch.trials.len());
         for t in 0..horizon {
             vals.clear();
-            vals.extend(batch.trials.iter().map(|tr| tr.cumulative_regret[t]));
+            vals.extend(batch.trials.iter().map(|tr| metric.values(tr)[t]));
             let m = vals.iter().sum::<f64>() / n;
             let var = if vals.len() > 1 {
                 vals.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)
@@ -447,7 +589,7 @@ impl RegretSummary {
         Ok(s)
     }
 
-    /// `(mean, std, min, max)` after the last round, `R_T`.
+    /// `(mean, std, min, max)` after the last round (`R_T` for the cumulative regret).
     pub fn last(&self) -> (f64, f64, f64, f64) {
         let t = self.mean.len() - 1;
         (self.mean[t], self.std[t], self.min[t], self.max[t])
@@ -465,6 +607,8 @@ pub struct CurveResult {
     pub summary: RegretSummary,
     /// Wall-clock seconds the batch took (in this process, all rayon threads).
     pub seconds: f64,
+    /// What the run reported beside its batch ([`Run::with_diagnostics`]; empty otherwise).
+    pub diagnostics: Diagnostics,
 }
 
 /// A finished figure: its description and its curves, in drawing order.
@@ -621,11 +765,13 @@ pub trait PaperExperiments: Sync {
                 label: &label,
             });
             let started = Instant::now();
-            let batch = run.execute().map_err(|source| ExperimentError::Run {
-                figure: figure.id.to_string(),
-                label: label.clone(),
-                source,
-            })?;
+            let (batch, diagnostics) =
+                run.execute_with_diagnostics()
+                    .map_err(|source| ExperimentError::Run {
+                        figure: figure.id.to_string(),
+                        label: label.clone(),
+                        source,
+                    })?;
             let seconds = started.elapsed().as_secs_f64();
             if batch.config.horizon != options.horizon() {
                 return Err(ExperimentError::InvalidBatch {
@@ -635,12 +781,13 @@ pub trait PaperExperiments: Sync {
                     reason: "its horizon is not the options' horizon",
                 });
             }
-            let summary = RegretSummary::of(&label, &batch)?;
+            let summary = RegretSummary::of_metric(&label, &batch, figure.metric)?;
             curves.push(CurveResult {
                 label,
                 batch,
                 summary,
                 seconds,
+                diagnostics,
             });
             progress(Progress::Finished {
                 figure,
@@ -702,6 +849,31 @@ mod tests {
         assert_eq!(s.min, [1.0, 2.0]);
         assert_eq!(s.max, [6.0, 2.0]);
         assert_eq!(s.last(), (2.0, 0.0, 2.0, 2.0));
+    }
+
+    #[test]
+    fn a_simple_regret_summary_reads_the_simple_regret() {
+        let mut a = record(0, &[1.0, 2.0]);
+        a.simple_regret = vec![0.5, 0.25];
+        let mut b = record(1, &[3.0, 4.0]);
+        b.simple_regret = vec![0.5, 0.75];
+        let s = RegretSummary::of_metric("a", &batch(vec![a, b], 2), Metric::SimpleRegret).unwrap();
+        assert_eq!(s.mean, [0.5, 0.5]);
+        assert_eq!(s.min, [0.5, 0.25]);
+        let f = Figure::new("f", "c", ["A"])
+            .with_metric(Metric::SimpleRegret)
+            .with_band(Band::StandardError)
+            .with_first_round(-9);
+        assert_eq!(
+            (f.metric.symbol(), f.band.name(), f.first_round),
+            ("S_T", "standard error", -9)
+        );
+        assert_eq!(
+            Figure::new("f", "c", ["A"]).metric,
+            Metric::CumulativeRegret
+        );
+        assert_eq!(Band::StandardError.scale(4), 0.5);
+        assert_eq!(Band::StandardDeviation.scale(4), 1.0);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod beta;
 pub mod error;
+pub mod experiments;
 pub mod features;
 pub mod federation;
 pub mod params;

@@ -1,13 +1,15 @@
 //! The one figure writer of `reproduce`: for a finished figure, every curve's trial records
-//! (`ID-LABEL.json`), the per-round mean, sd, min and max of every curve (`ID.csv`), the plot
-//! with bands of one standard deviation (`ID.svg`) and one row per curve of `summary.md`.
+//! (`ID-LABEL.json`), the per-round mean, sd, min and max of every curve (`ID.csv`, rounds
+//! numbered from the figure's `first_round`), the plot of the figure's metric with bands of
+//! one standard deviation or standard error (`ID.svg`, the figure's `band`) and one row per
+//! curve of `summary.md`.
 
 use std::fmt::Write as _;
 use std::io::BufWriter;
 use std::path::Path;
 
 use anyhow::Context as _;
-use bandit::experiment::FigureResult;
+use bandit::experiment::{FigureResult, Metric};
 
 use super::plot::{Curve, regret_curves};
 
@@ -20,11 +22,19 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
     let f = &result.figure;
     for c in &result.curves {
         let (mean, sd, min, max) = c.summary.last();
-        let _ = writeln!(
-            summary,
-            "| {} | {} | {} | {mean:.1} | {sd:.1} | {min:.1} | {max:.1} | {:.1} |",
-            f.id, f.caption, c.label, c.seconds
-        );
+        // A simple regret is a fraction of the function's range: more digits.
+        let _ = match f.metric {
+            Metric::CumulativeRegret => writeln!(
+                summary,
+                "| {} | {} | {} | {mean:.1} | {sd:.1} | {min:.1} | {max:.1} | {:.1} |",
+                f.id, f.caption, c.label, c.seconds
+            ),
+            Metric::SimpleRegret => writeln!(
+                summary,
+                "| {} | {} (S_T) | {} | {mean:.4} | {sd:.4} | {min:.4} | {max:.4} | {:.1} |",
+                f.id, f.caption, c.label, c.seconds
+            ),
+        };
         let path = out.join(format!("{}-{}.json", f.id, c.label));
         let file =
             std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
@@ -42,7 +52,7 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
     // Every curve has the options' horizon (`PaperExperiments::run_figure` checks it).
     let horizon = result.curves.first().map_or(0, |c| c.summary.mean.len());
     for t in 0..horizon {
-        let _ = write!(csv, "{}", t + 1);
+        let _ = write!(csv, "{}", t as i64 + f.first_round);
         for s in result.curves.iter().map(|c| &c.summary) {
             let _ = write!(csv, ",{},{},{},{}", s.mean[t], s.std[t], s.min[t], s.max[t]);
         }
@@ -57,10 +67,11 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
             .iter()
             .map(|c| {
                 let s = &c.summary;
+                let scale = f.band.scale(c.batch.trials.len());
                 s.mean
                     .iter()
                     .zip(&s.std)
-                    .map(|(m, d)| m + sign * d)
+                    .map(|(m, d)| m + sign * (scale * d))
                     .collect()
             })
             .collect()
@@ -79,7 +90,14 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
         .collect();
     regret_curves(
         &out.join(format!("{}.svg", f.id)),
-        &format!("{} ({}): mean +- sd over trials", f.id, f.caption),
+        &format!(
+            "{} ({}): mean +- {} over trials",
+            f.id,
+            f.caption,
+            f.band.name()
+        ),
         &curves,
+        f.metric.name(),
+        f.first_round,
     )
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use bandit::experiment::{Options, Progress};
+use bandit::experiment::{Band, Metric, Options, Progress};
 
 use crate::data_dir::DataDirArg;
 use crate::papers::Paper;
@@ -88,10 +88,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .collect();
         format!("Trials per curve x rounds per trial: {}", each.join(", "))
     };
+    // What the rows report: the cumulative regret unless a figure draws another metric.
+    let metrics = if figures.iter().all(|f| f.metric == Metric::CumulativeRegret) {
+        "Final cumulative regret R_T over trials"
+    } else {
+        "Final regret over trials (cumulative R_T, or simple S_T where the setting says so)"
+    };
     let _ = writeln!(
         md,
-        "{budget}, base seed {}, data from `{}`. Parameters: {}, JSON in `params.json`. Final \
-         cumulative regret R_T over trials: mean +- standard deviation [min, max].\n",
+        "{budget}, base seed {}, data from `{}`. Parameters: {}, JSON in `params.json`. \
+         {metrics}: mean +- standard deviation [min, max].\n",
         options.base_seed(),
         data_dir.display(),
         params.description
@@ -109,10 +115,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             Progress::Finished { figure, curve } => {
                 let (mean, sd, _, _) = curve.summary.last();
-                bar.println(format!(
-                    "{:>6} {:<16} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
-                    figure.id, curve.label, curve.seconds
-                ));
+                bar.println(match figure.metric {
+                    Metric::CumulativeRegret => format!(
+                        "{:>6} {:<16} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
+                        figure.id, curve.label, curve.seconds
+                    ),
+                    Metric::SimpleRegret => format!(
+                        "{:>6} {:<16} S_T = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
+                        figure.id, curve.label, curve.seconds
+                    ),
+                });
                 bar.inc(1);
             }
         })?;
@@ -124,9 +136,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _ = writeln!(md, "\n{}", section.trim_end());
     }
     let total = started.elapsed().as_secs_f64();
+    let band = if results
+        .iter()
+        .all(|r| r.figure.band == Band::StandardDeviation)
+    {
+        "standard deviation"
+    } else {
+        "standard deviation or standard error (the figure's title says which)"
+    };
     let _ = writeln!(
         md,
-        "\nTotal time: {total:.1} s. Curves: `figXX.svg` (mean, band = +- one standard deviation over trials), data: `figXX.csv`, per-trial records: `figXX-ALGORITHM.json`."
+        "\nTotal time: {total:.1} s. Curves: `figXX.svg` (mean, band = +- one {} over trials), data: `figXX.csv`, per-trial records: `figXX-ALGORITHM.json`.",
+        band
     );
     std::fs::write(out.join("summary.md"), &md)?;
     println!("{md}");

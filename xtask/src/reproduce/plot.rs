@@ -1,4 +1,4 @@
-//! Mean cumulative regret curves with a band over trials (plotters, SVG backend).
+//! Mean regret curves with a band over trials (plotters, SVG backend).
 
 use std::path::Path;
 
@@ -21,8 +21,16 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(23, 190, 207),
 ];
 
-/// Write an SVG of the curves: x = round, y = cumulative regret, a shaded band per curve.
-pub fn regret_curves(path: &Path, title: &str, curves: &[Curve<'_>]) -> anyhow::Result<()> {
+/// Write an SVG of the curves: x = round (the first point is round `first_round`), y = the
+/// metric (`y_desc`, e.g. "cumulative regret"), a shaded band per curve.
+pub fn regret_curves(
+    path: &Path,
+    title: &str,
+    curves: &[Curve<'_>],
+    y_desc: &str,
+    first_round: i64,
+) -> anyhow::Result<()> {
+    let x0 = (first_round - 1) as f64;
     let err = |e: &dyn std::fmt::Display| anyhow::anyhow!("plot {}: {e}", path.display());
     let horizon = curves
         .iter()
@@ -42,12 +50,12 @@ pub fn regret_curves(path: &Path, title: &str, curves: &[Curve<'_>]) -> anyhow::
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..horizon as f64, 0.0..ymax)
+        .build_cartesian_2d(x0..x0 + horizon as f64, 0.0..ymax)
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
         .x_desc("round t")
-        .y_desc("cumulative regret")
+        .y_desc(y_desc)
         .draw()
         .map_err(|e| err(&e))?;
     for (i, c) in curves.iter().enumerate() {
@@ -56,13 +64,13 @@ pub fn regret_curves(path: &Path, title: &str, curves: &[Curve<'_>]) -> anyhow::
             .upper
             .iter()
             .enumerate()
-            .map(|(t, &v)| ((t + 1) as f64, v))
+            .map(|(t, &v)| (x0 + (t + 1) as f64, v))
             .chain(
                 c.lower
                     .iter()
                     .enumerate()
                     .rev()
-                    .map(|(t, &v)| ((t + 1) as f64, v.max(0.0))),
+                    .map(|(t, &v)| (x0 + (t + 1) as f64, v.max(0.0))),
             )
             .collect();
         chart
@@ -70,7 +78,10 @@ pub fn regret_curves(path: &Path, title: &str, curves: &[Curve<'_>]) -> anyhow::
             .map_err(|e| err(&e))?;
         chart
             .draw_series(LineSeries::new(
-                c.mean.iter().enumerate().map(|(t, &v)| ((t + 1) as f64, v)),
+                c.mean
+                    .iter()
+                    .enumerate()
+                    .map(|(t, &v)| (x0 + (t + 1) as f64, v)),
                 colour.stroke_width(2),
             ))
             .map_err(|e| err(&e))?
