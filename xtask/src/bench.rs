@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use anyhow::bail;
-use bandit::experiment::{Options, Progress};
+use bandit::experiment::{Metric, Options, Progress};
 
 use crate::data_dir::DataDirArg;
 use crate::papers::Paper;
@@ -71,13 +71,16 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
         paper.run_figure(&f, &options, &mut |p| {
             if let Progress::Finished { figure, curve } = p {
                 n_curves += 1;
+                let last = match figure.metric {
+                    Metric::CumulativeRegret => format!("mean R_T = {:.1}", curve.summary.last().0),
+                    m => format!("mean {} = {:.4}", m.symbol(), curve.summary.last().0),
+                };
                 println!(
-                    "  {:<6} {:<16} {:>7.2} s  ({:.2} ms per round per trial; mean R_T = {:.1})",
+                    "  {:<6} {:<16} {:>7.2} s  ({:.2} ms per round per trial; {last})",
                     figure.id,
                     curve.label,
                     curve.seconds,
                     1e3 * curve.seconds / (w.horizon * w.trials) as f64,
-                    curve.summary.last().0
                 );
             }
         })?;
