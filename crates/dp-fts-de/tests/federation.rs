@@ -121,7 +121,11 @@ fn the_release_is_the_p_by_m_vectors_and_nothing_else() {
     // It is exactly the mechanism's aggregate for the same draws (whose subsample only the
     // test-only diagnostic of the privacy crate shows).
     let inside = mech
-        .aggregate_with_subsample(stacked.view(), weights.at(t).view(), &mut ChaCha20Rng::seed_from_u64(11))
+        .aggregate_with_subsample(
+            stacked.view(),
+            weights.at(t).view(),
+            &mut ChaCha20Rng::seed_from_u64(11),
+        )
         .unwrap();
     assert_eq!(b.vectors(), inside.vectors.view());
     // The server of a federation releases the same thing for the same draws.
@@ -241,6 +245,12 @@ fn with_one_over_t_every_agent_follows_the_server_at_t_1() {
             SEED,
             0,
         );
-        assert!(never.choices.iter().flatten().all(|&c| c == Choice::Thompson));
+        assert!(
+            never
+                .choices
+                .iter()
+                .flatten()
+                .all(|&c| c == Choice::Thompson)
+        );
     }
 }

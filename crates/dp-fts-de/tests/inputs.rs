@@ -235,7 +235,10 @@ fn a_nan_agent_vector_cannot_be_made() {
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         let e = AgentVector::new(array![0.1, bad, 0.3]).unwrap_err();
         assert!(
-            matches!(e, DpFtsDeError::Input(InputError::NonFinite { index: Some(1), .. })),
+            matches!(
+                e,
+                DpFtsDeError::Input(InputError::NonFinite { index: Some(1), .. })
+            ),
             "{bad}: {e}"
         );
     }
@@ -319,9 +322,14 @@ fn a_broadcast_of_the_wrong_shape_is_a_dimension_mismatch() {
     let mut rng = ChaCha20Rng::seed_from_u64(9);
     // With 1 - p_1 = 1 the agent always follows the server at t = 1.
     for shape in [(3, 8), (2, 7), (1, 16)] {
-        let mut agent =
-            FtsAgent::new(Arc::clone(&features), Arc::clone(&beta), Exploration::Inverse, 0, 0.01)
-                .unwrap();
+        let mut agent = FtsAgent::new(
+            Arc::clone(&features),
+            Arc::clone(&beta),
+            Exploration::Inverse,
+            0,
+            0.01,
+        )
+        .unwrap();
         let b = Broadcast::new(Array2::zeros(shape)).unwrap();
         let e = agent.select(1, Some(&b), &mut rng).unwrap_err();
         assert!(

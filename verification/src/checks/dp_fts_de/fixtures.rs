@@ -85,7 +85,9 @@ fn features_case(
             "SharedFeatures::draw differs from RandomFourierFeatures + from_matrix",
         ));
     }
-    let regions: Vec<usize> = (0..shared.n_points()).map(|x| shared.region_of(x)).collect();
+    let regions: Vec<usize> = (0..shared.n_points())
+        .map(|x| shared.region_of(x))
+        .collect();
     Ok(json!({
         "inputs": {
             "points": matrix(points.view()),
@@ -107,16 +109,7 @@ fn features_case(
 }
 
 fn features_fixture() -> Result<Entry, CheckError> {
-    let x1 = arr2(&[
-        [0.0],
-        [0.1],
-        [0.25],
-        [0.4],
-        [0.5],
-        [0.6],
-        [0.85],
-        [1.0],
-    ]);
+    let x1 = arr2(&[[0.0], [0.1], [0.25], [0.4], [0.5], [0.6], [0.85], [1.0]]);
     let d1 = features_case(
         x1,
         2,
@@ -181,11 +174,17 @@ fn posterior_fixture() -> Result<Entry, CheckError> {
     let beta = 1.7;
     let domain = FiniteDomain::new(points.clone()).map_err(err)?;
     let partition = Partition::equal_volume(BoxDomain::unit(1).map_err(err)?, 2).map_err(err)?;
-    let features = SharedFeatures::from_matrix(domain.clone(), &partition, phi.clone())
-        .map_err(err)?;
+    let features =
+        SharedFeatures::from_matrix(domain.clone(), &partition, phi.clone()).map_err(err)?;
     let schedule = Arc::new(
-        BetaSchedule::new(BetaRule::Constant(beta), &domain, 0.2, lambda, history.len())
-            .map_err(err)?,
+        BetaSchedule::new(
+            BetaRule::Constant(beta),
+            &domain,
+            0.2,
+            lambda,
+            history.len(),
+        )
+        .map_err(err)?,
     );
     let mut agent =
         FtsAgent::new(features, schedule, Exploration::Never, 0, lambda).map_err(err)?;
@@ -199,9 +198,7 @@ fn posterior_fixture() -> Result<Entry, CheckError> {
         .map_err(err)?
         * lambda;
     let vector_with_z = gp.sample_theta_with(z.view()).map_err(err)?;
-    let thompson_with_z = gp
-        .sample_theta_with((&z * beta).view())
-        .map_err(err)?;
+    let thompson_with_z = gp.sample_theta_with((&z * beta).view()).map_err(err)?;
     let xs: Vec<usize> = history.iter().map(|h| h.0).collect();
     let ys: Vec<f64> = history.iter().map(|h| h.1).collect();
     Ok(entry(
@@ -347,9 +344,15 @@ fn privacy_fixture() -> Result<Entry, CheckError> {
         let mut order = Vec::new();
         let mut pld = Vec::new();
         for k in rounds.clone() {
-            let (e, a) =
-                subsampled_gaussian_epsilon(q, z, k, delta, &paper_orders(), RdpConversion::Classic)
-                    .map_err(err)?;
+            let (e, a) = subsampled_gaussian_epsilon(
+                q,
+                z,
+                k,
+                delta,
+                &paper_orders(),
+                RdpConversion::Classic,
+            )
+            .map_err(err)?;
             paper.push(number(e));
             order.push(number(a));
             pld.push(number(
