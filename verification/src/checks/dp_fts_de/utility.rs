@@ -244,7 +244,7 @@ impl SignTest {
 }
 
 fn pairs(ctx: &Context) -> usize {
-    ctx.mode.pick(30, 60)
+    ctx.mode.pick(60, 120)
 }
 
 fn test_claim(a: &str, b: &str, statistic: Statistic, pairs: usize) -> String {
