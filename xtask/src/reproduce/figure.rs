@@ -14,7 +14,7 @@ use bandit::experiment::{FigureResult, Metric};
 use super::plot::{Curve, regret_curves};
 
 /// The header of the Markdown table [`write()`] adds rows to.
-pub const SUMMARY_HEADER: &str = "| figure | setting | algorithm | R_T mean | sd | min | max | seconds |\n|---|---|---|---|---|---|---|---|\n";
+pub const SUMMARY_HEADER: &str = "| figure | setting | algorithm | final regret mean (R_T, or S_T) | sd | min | max | seconds |\n|---|---|---|---|---|---|---|---|\n";
 
 /// Write `result`'s files under `out` and append its rows to `summary` (below
 /// [`SUMMARY_HEADER`]).
