@@ -41,6 +41,11 @@ use crate::error::PrivacyError;
 use crate::params::{Delta, NoiseMultiplier, SamplingRate};
 use validation::{InputError, Interval, at_least_one, in_range};
 
+/// Above this loss, [`Law::x_of`] works in log space (`e^709.78` overflows; issue 15, defect
+/// 1: the overflowed survival function dropped the mass above it, which made the returned
+/// epsilon smaller than the truth). Below it the original formula is kept, bit for bit.
+const LOG_SPACE_FROM: f64 = 700.0;
+
 /// Largest number of compositions the FFT PLD accountant accepts.
 const MAX_PLD_STEPS: u64 = 100_000;
 
@@ -103,15 +108,22 @@ impl Law {
     fn x_of(&self, l: f64) -> Option<f64> {
         let (q, z) = (self.q, self.z);
         // (1-q) + q e^{(2x-1)/(2z^2)} = e^{s l}, s = +1 (remove) or -1 (add).
-        let target = match self.orientation {
-            Orientation::Remove => l.exp(),
-            Orientation::Add => (-l).exp(),
+        let sl = match self.orientation {
+            Orientation::Remove => l,
+            Orientation::Add => -l,
         };
-        let r = (target - (1.0 - q)) / q;
-        if r.is_nan() || r <= 0.0 {
-            return None;
-        }
-        Some(z * z * r.ln() + 0.5)
+        let ln_r = if sl > LOG_SPACE_FROM {
+            // e^{s l} would overflow (above 709.78) or lose the (1-q) term: ln r = s l +
+            // ln(1 - (1-q) e^{-s l}) - ln q, exact in floating point for large s l.
+            sl + (-(1.0 - q) * (-sl).exp()).ln_1p() - q.ln()
+        } else {
+            let r = (sl.exp() - (1.0 - q)) / q;
+            if r.is_nan() || r <= 0.0 {
+                return None;
+            }
+            r.ln()
+        };
+        Some(z * z * ln_r + 0.5)
     }
 
     /// `(P(L <= l), P(L > l))`, each computed directly (no cancellation).
@@ -364,4 +376,56 @@ pub fn subsampled_gaussian_pld_epsilon(
         epsilon_add: eps[1],
         epsilon_optimistic: opt,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 15, defect 1: at `q = 1`, `T = 1`, `delta = 1e-5` the loss of the Gaussian
+    /// mechanism lies far above 709.78 for small `z`; the exact epsilons (Balle & Wang 2018's
+    /// analytic Gaussian, as quoted by the review) are 969.6, 1462.3 and 5425.5. Before the fix
+    /// the accountant returned 745.13 for all three: below the truth, a wrong guarantee.
+    #[test]
+    fn large_losses_are_not_dropped() {
+        let settings = PldSettings {
+            bin_width: 1e-2,
+            ..PldSettings::default()
+        };
+        for (z, exact) in [(0.025, 969.6), (0.02, 1462.3), (0.01, 5425.5)] {
+            let e = subsampled_gaussian_pld_epsilon(1.0, z, 1, 1e-5, settings).unwrap();
+            // An upper bound (the quoted value is rounded to 0.1), within the bin width.
+            assert!(
+                e.epsilon >= exact - 0.05,
+                "z = {z}: {} < {exact}",
+                e.epsilon
+            );
+            assert!(
+                e.epsilon <= exact + 0.05 + 2.0 * settings.bin_width,
+                "z = {z}: {}",
+                e.epsilon
+            );
+            assert!(e.epsilon_optimistic <= e.epsilon, "{e:?}");
+        }
+    }
+
+    /// Below the log-space threshold the formula is the original one, bit for bit.
+    #[test]
+    fn the_usual_range_is_unchanged() {
+        let law = Law {
+            q: 0.25,
+            z: 1.0,
+            orientation: Orientation::Remove,
+            normal: Normal::new(0.0, 1.0).unwrap(),
+        };
+        for l in [-0.2, 0.0, 0.5, 3.0, 699.0] {
+            let r = (f64::exp(l) - 0.75) / 0.25;
+            let old = (r > 0.0).then(|| r.ln() + 0.5);
+            assert_eq!(law.x_of(l).map(f64::to_bits), old.map(f64::to_bits), "{l}");
+        }
+        // Just above the threshold the log-space value agrees with the direct one.
+        let l = 705.0;
+        let direct = ((f64::exp(l) - 0.75) / 0.25).ln() + 0.5;
+        assert!((law.x_of(l).unwrap() - direct).abs() < 1e-9);
+    }
 }
