@@ -95,6 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                        "note": "pessimistic discretisation: an upper bound on epsilon"})
             }
         };
+        // A non-finite epsilon is never printed as a number (issue 15, defect 2).
+        if !row["epsilon"].as_f64().is_some_and(f64::is_finite) {
+            anyhow::bail!(
+                "{} accountant: no finite epsilon at q = {q}, z = {z}, steps = {t}, delta = {d:e}",
+                row["accountant"].as_str().unwrap_or("")
+            );
+        }
         rows.push(row);
     }
     if args.json {

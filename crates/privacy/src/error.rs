@@ -19,4 +19,8 @@ pub enum PrivacyError {
     /// A calibration or conversion has no solution for the requested target.
     #[error("calibration failed: {0}")]
     Calibration(String),
+    /// An accountant can state no finite epsilon at the requested delta (the loss is
+    /// unbounded there): a typed outcome, never a number.
+    #[error("no finite epsilon: {0}")]
+    Unbounded(String),
 }

@@ -370,6 +370,23 @@ pub fn subsampled_gaussian_pld_epsilon(
         let (c, _) = compose(&optimistic, steps as usize);
         opt = opt.max(epsilon_of(&c, h, d, 0.0));
     }
+    // A NaN must never hide behind `max` (issue 15, defect 2), and an infinite epsilon is not
+    // a result.
+    if eps.iter().chain([&opt]).any(|e| e.is_nan()) {
+        return Err(PrivacyError::Calibration(format!(
+            "PLD: a non-finite intermediate value (epsilon remove {}, add {}, optimistic {opt}); \
+             the noise multiplier z = {z} is outside what the discretisation can represent",
+            eps[0], eps[1]
+        )));
+    }
+    if eps.iter().any(|e| e.is_infinite()) {
+        return Err(PrivacyError::Unbounded(format!(
+            "PLD at q = {q}, z = {z}, steps = {steps}, delta = {d:e}: the mass of infinite loss \
+             plus the FFT error allowance is at least delta (remove: {}, add: {}); a larger \
+             delta or noise multiplier, or a wider bin, can give a finite epsilon",
+            eps[0], eps[1]
+        )));
+    }
     Ok(PldEpsilon {
         epsilon: eps[0].max(eps[1]),
         epsilon_remove: eps[0],
@@ -407,6 +424,20 @@ mod tests {
             );
             assert!(e.epsilon_optimistic <= e.epsilon, "{e:?}");
         }
+    }
+
+    /// Issue 15, defect 2: an unbounded loss and a NaN are typed errors, not numbers.
+    #[test]
+    fn no_epsilon_is_an_error_not_a_number() {
+        let s = PldSettings {
+            bin_width: 1e-3,
+            ..PldSettings::default()
+        };
+        // delta below the infinite-loss mass the discretisation keeps (tail 1e-20 per round).
+        let e = subsampled_gaussian_pld_epsilon(1.0, 1.0, 1, 1e-25, s);
+        assert!(matches!(e, Err(PrivacyError::Unbounded(_))), "{e:?}");
+        let e = subsampled_gaussian_pld_epsilon(1.0, 1e-300, 1, 1e-5, s);
+        assert!(e.is_err(), "{e:?}");
     }
 
     /// Below the log-space threshold the formula is the original one, bit for bit.
