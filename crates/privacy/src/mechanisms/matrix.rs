@@ -18,6 +18,21 @@ pub fn packed_len(d: usize) -> usize {
     d * (d + 1) / 2
 }
 
+/// [`packed_len`], or an error when `d (d + 1) / 2` does not fit in `usize` (constructors
+/// call this once, so that [`packed_len`] never overflows afterwards).
+pub fn checked_packed_len(d: usize) -> Result<usize, PrivacyError> {
+    d.checked_add(1)
+        .and_then(|d1| d.checked_mul(d1))
+        .map(|n| n / 2)
+        .ok_or_else(|| {
+            PrivacyError::Input(InputError::OutOfRange {
+                what: "matrix dimension d (d (d + 1) / 2 entries overflow)",
+                value: d as f64,
+                range: validation::Interval::closed(1.0, (usize::MAX as f64).sqrt()),
+            })
+        })
+}
+
 /// Pack the upper triangle of a square matrix row by row: `(0,0), (0,1), ..., (0,d-1), (1,1), ...`.
 pub fn pack_upper(m: ArrayView2<'_, f64>) -> Result<Array1<f64>, PrivacyError> {
     let d = m.nrows();
@@ -231,6 +246,7 @@ impl OuterProductGaussian {
         calibration: OuterProductCalibration,
     ) -> Result<Self, PrivacyError> {
         at_least_one("feature dimension", feature_dim)?;
+        checked_packed_len(feature_dim.saturating_add(1))?;
         let sensitivity = outer_product_sensitivity(phi_bound, y_bound, relation)?;
         Ok(Self {
             feature_dim,

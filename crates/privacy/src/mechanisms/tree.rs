@@ -9,7 +9,9 @@ use crate::accountant::zcdp::{ZcdpConversion, rho_for_target};
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::PrivacyError;
 use crate::mechanism::Mechanism;
-use crate::mechanisms::matrix::{pack_upper, packed_len, spectral_bound, unpack_symmetric};
+use crate::mechanisms::matrix::{
+    checked_packed_len, pack_upper, packed_len, spectral_bound, unpack_symmetric,
+};
 use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use validation::{InputError, Interval, at_least_one, finite};
@@ -78,6 +80,14 @@ pub enum StreamShape {
 }
 
 impl StreamShape {
+    /// The packed length, or an error when it overflows (checked once, at construction).
+    fn checked_packed(self) -> Result<usize, PrivacyError> {
+        match self {
+            Self::Vector(d) => Ok(d),
+            Self::Symmetric(d) => checked_packed_len(d),
+        }
+    }
+
     fn packed(self) -> usize {
         match self {
             Self::Vector(d) => d,
@@ -116,7 +126,7 @@ impl TreeAggregation {
         let levels = tree_levels(horizon)?;
         let sensitivity = Sensitivity::positive(l2_sensitivity)?.get();
         let sigma = NoiseScale::new(sigma)?;
-        let n = shape.packed();
+        let n = shape.checked_packed()?;
         if n == 0 {
             return Err(PrivacyError::Input(InputError::Empty {
                 what: "stream item",
@@ -328,7 +338,10 @@ impl TreeAggregation {
         let (sigma, sampler) = (self.sigma(), self.sampler);
         // Round the item to the grid (hardened): the node sums are then exact grid multiples.
         let x = if sampler.is_hardened() {
-            x.mapv(|v| grid.value_of(&grid.index_of(v).unwrap_or_default()))
+            // An item the grid cannot represent is an error, never silently 0 (issue 15).
+            x.iter()
+                .map(|&v| grid.index_of(v).map(|i| grid.value_of(&i)))
+                .collect::<Result<Array1<f64>, _>>()?
         } else {
             x
         };
