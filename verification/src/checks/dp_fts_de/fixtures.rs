@@ -19,7 +19,7 @@ use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
 use crate::check::CheckError;
-use crate::fixtures::{Entry, Fixture, matrix, number, vector};
+use crate::fixtures::{Entry, matrix, number, vector};
 
 /// The fixtures of this area.
 pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
@@ -38,15 +38,7 @@ fn entry(
     inputs: serde_json::Value,
     outputs: serde_json::Value,
 ) -> Entry {
-    (
-        format!("dp-fts-de/{name}.json").into(),
-        Fixture {
-            name: name.into(),
-            description: description.into(),
-            inputs,
-            outputs,
-        },
-    )
+    crate::fixtures::area_entry("dp-fts-de", name, description, inputs, outputs)
 }
 
 fn err(e: impl std::fmt::Display) -> CheckError {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::check::CheckError;
-use crate::fixtures::{Entry, Fixture, matrix, number, vector};
+use crate::fixtures::{Entry, matrix, number, vector};
 use bandit::agent::Agent;
 use jdp_qff::calibration::{paper_lemma2_sigma, paper_lemma5_variances};
 use jdp_qff::{
@@ -36,15 +36,7 @@ fn entry(
     inputs: serde_json::Value,
     outputs: serde_json::Value,
 ) -> Entry {
-    (
-        format!("jdp-qff/{name}.json").into(),
-        Fixture {
-            name: name.into(),
-            description: description.into(),
-            inputs,
-            outputs,
-        },
-    )
+    crate::fixtures::area_entry("jdp-qff", name, description, inputs, outputs)
 }
 
 fn nqff_fixture() -> Result<Entry, CheckError> {

@@ -1,7 +1,7 @@
 //! The ldp-bo fixtures (`fixtures/ldp-bo/`).
 
 use crate::check::CheckError;
-use crate::fixtures::{Entry, Fixture, matrix, number, vector};
+use crate::fixtures::{Entry, matrix, number, vector};
 use ldp_bo::CtlCurator;
 use ndarray::Array2;
 use serde_json::json;
@@ -23,15 +23,7 @@ pub(super) fn entry(
     inputs: serde_json::Value,
     outputs: serde_json::Value,
 ) -> Entry {
-    (
-        format!("ldp-bo/{name}.json").into(),
-        Fixture {
-            name: name.into(),
-            description: description.into(),
-            inputs,
-            outputs,
-        },
-    )
+    crate::fixtures::area_entry("ldp-bo", name, description, inputs, outputs)
 }
 
 pub(super) fn ctl_scale_fixture() -> Result<Entry, CheckError> {
