@@ -27,3 +27,15 @@ pub enum DpFtsDeError {
     #[error(transparent)]
     Bandit(#[from] bandit::BanditError),
 }
+
+impl From<DpFtsDeError> for privacy::PrivacyError {
+    /// For [`privacy::Mechanism::release`]: input and privacy errors keep their type, the
+    /// others become a calibration error with their message.
+    fn from(e: DpFtsDeError) -> Self {
+        match e {
+            DpFtsDeError::Input(e) => Self::Input(e),
+            DpFtsDeError::Privacy(e) => e,
+            other => Self::Calibration(other.to_string()),
+        }
+    }
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use bandit::domain::{FiniteDomain, Partition};
 use kernel::{FeatureMap, RandomFourierFeatures, SquaredExponential};
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use ndarray::{Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
 use crate::error::DpFtsDeError;
@@ -114,10 +114,9 @@ impl SharedFeatures {
     /// `argmax_x phi(x)^T w^(i(x))` with `w^(i)` row `i` of `vectors` (`P x M`) and `i(x)` the
     /// sub-region of `x` (Algorithm 2 line 8 and footnote 9).
     pub fn argmax_by_region(&self, vectors: ArrayView2<'_, f64>) -> usize {
-        let scores: Array1<f64> = (0..self.n_points())
-            .map(|x| self.phi.row(x).dot(&vectors.row(self.cell_of[x])))
-            .collect();
-        first_argmax(scores.iter().copied())
+        first_argmax(
+            (0..self.n_points()).map(|x| self.phi.row(x).dot(&vectors.row(self.cell_of[x]))),
+        )
     }
 }
 

@@ -21,7 +21,6 @@ use crate::features::SharedFeatures;
 use crate::params::DpFtsDeParams;
 use crate::problem::FederatedProblem;
 use crate::server::{Broadcast, CentralServer, PrivacyLoss};
-use crate::weights::SubRegionWeights;
 
 /// The random stream of one component of run `run` (module docs of [`run_federation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,12 +166,7 @@ pub fn run_federation(
         params.features,
         &mut Stream::Features.rng(base_seed, run),
     )?;
-    let weights = SubRegionWeights::new(
-        SubRegionWeights::round_robin(n, params.sub_regions),
-        params.sub_regions,
-        params.a,
-        params.weighting,
-    )?;
+    let weights = params.weights(n)?;
     let mut server = if !params.federated {
         None
     } else if let Some(dp) = params.privacy {
@@ -268,11 +262,6 @@ pub fn weights_per_round(
     params: &DpFtsDeParams,
     n_agents: usize,
 ) -> Result<Vec<Array2<f64>>, DpFtsDeError> {
-    let w = SubRegionWeights::new(
-        SubRegionWeights::round_robin(n_agents, params.sub_regions),
-        params.sub_regions,
-        params.a,
-        params.weighting,
-    )?;
+    let w = params.weights(n_agents)?;
     Ok((0..params.iterations).map(|t| w.at(t)).collect())
 }

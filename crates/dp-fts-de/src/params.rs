@@ -8,7 +8,7 @@ use crate::agent::Init;
 use crate::beta::BetaRule;
 use crate::error::DpFtsDeError;
 use crate::schedule::{Annealing, Exploration};
-use crate::weights::Weighting;
+use crate::weights::{SubRegionWeights, Weighting};
 
 /// The central server's privacy settings (Algorithm 1): sampling rate `q`, noise multiplier
 /// `z`, clipping threshold `S`, and `delta` of the reported loss.
@@ -191,6 +191,17 @@ impl DpFtsDeParams {
             privacy: Some(DpSettings { q, z, clip, ..base }),
             ..self
         }
+    }
+
+    /// The public weights of a federation of `n_agents` agents: round-robin assignment to the
+    /// `P` sub-regions, `a`, and the weighting.
+    pub fn weights(&self, n_agents: usize) -> Result<SubRegionWeights, DpFtsDeError> {
+        SubRegionWeights::new(
+            SubRegionWeights::round_robin(n_agents, self.sub_regions),
+            self.sub_regions,
+            self.a,
+            self.weighting,
+        )
     }
 
     /// Check every setting for a federation of `n_agents` agents.

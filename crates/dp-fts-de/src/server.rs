@@ -135,18 +135,6 @@ impl PrivateAggregator {
     }
 }
 
-impl From<DpFtsDeError> for privacy::PrivacyError {
-    /// For [`privacy::Mechanism::release`]: input and privacy errors keep their type, the
-    /// others become a calibration error with their message.
-    fn from(e: DpFtsDeError) -> Self {
-        match e {
-            DpFtsDeError::Input(e) => Self::Input(e),
-            DpFtsDeError::Privacy(e) => e,
-            other => Self::Calibration(other.to_string()),
-        }
-    }
-}
-
 /// Input: one round's vectors; output: the `P` noisy vectors only. Claim: one round of the
 /// Poisson-subsampled Gaussian ([`SubsampledGaussian::claim`]); `T` rounds compose.
 impl privacy::Mechanism for PrivateAggregator {
