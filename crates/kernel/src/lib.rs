@@ -17,5 +17,5 @@ pub use features::{
 };
 pub use gp::{ExactGp, FiniteDomainGp, WeightSpaceGp};
 pub use kernels::{
-    Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, SquaredExponential,
+    Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, Product, SquaredExponential,
 };

@@ -8,12 +8,14 @@ mod lengthscales;
 mod linear;
 mod matern;
 mod precomputed;
+mod product;
 mod squared_exponential;
 
 pub use lengthscales::Lengthscales;
 pub use linear::Linear;
 pub use matern::{Matern, MaternNu};
 pub use precomputed::Precomputed;
+pub use product::Product;
 pub use squared_exponential::SquaredExponential;
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};

@@ -1,0 +1,58 @@
+//! One synthetic problem, USCA and its baselines at a few horizons: the error rate of eq. (1)
+//! on 500 fresh contexts.
+//!
+//! `cargo run --release -p usca --example quick -- [tau]`
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use usca::synthetic::SyntheticProblem;
+use usca::{ApproximatingSetSize, PosteriorMeanBaseline, SensitivityRule, Usca, UscaParams};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let tau: f64 = std::env::args().nth(1).map_or(Ok(1.0), |s| s.parse())?;
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let spec = SyntheticProblem::default();
+    let inst = spec.sample(&mut rng)?;
+    for &t in &[64usize, 256, 1024] {
+        for rule in [SensitivityRule::Proven, SensitivityRule::Certified { points_per_dim: 64 }] {
+            let params = UscaParams {
+                tau,
+                approximating_set: ApproximatingSetSize::Capped { cap: 1024 },
+                sensitivity: rule,
+                ..UscaParams::default()
+            };
+            let started = std::time::Instant::now();
+            let u = Usca::learn(&inst.problem, inst.kernel.clone(), Some(&inst.product), params, t, &mut rng)?;
+            let fit = started.elapsed().as_secs_f64();
+            let s = u.summary();
+            let mut line = format!(
+                "T={t:5} gamma={:.1} K={} |Z|={} {} sup_s2={:.4} Delta={:.3} fit {fit:.2}s |",
+                s.gamma_t, s.k, s.z_size, rule.label(), s.bound.sup_sigma2, s.bound.sensitivity
+            );
+            for eps in [0.5, 1.0, 2.0, 8.0, f64::INFINITY] {
+                let er = inst.problem.error_rate(|c| u.probabilities(c, eps), 500, &mut rng)?;
+                line.push_str(&format!(" eps={eps}: {:.3}", er.mean));
+            }
+            println!("{line}");
+        }
+        let data = u_data(&inst, t, tau, &mut rng)?;
+        let pm = PosteriorMeanBaseline::fit(spec.kernel()?, &inst.problem, &data, tau, 1.5)?;
+        let a = inst.problem.error_rate(|c| pm.probabilities(c, f64::INFINITY), 500, &mut rng)?;
+        let b = inst.problem.error_rate(|c| pm.probabilities(c, 1.0), 500, &mut rng)?;
+        let unif = inst.problem.error_rate(|_| Ok(vec![1.0 / 50.0; 50]), 500, &mut rng)?;
+        println!("        posterior mean {:.3}, naive private eps=1 {:.3} (Delta {:.2}), uniform {:.3}", a.mean, b.mean, pm.sensitivity(), unif.mean);
+    }
+    let _ = Arc::new(());
+    Ok(())
+}
+
+fn u_data(
+    inst: &usca::synthetic::SyntheticInstance,
+    t: usize,
+    _tau: f64,
+    rng: &mut ChaCha20Rng,
+) -> Result<usca::LearningData, usca::UscaError> {
+    usca::learning_stage(&inst.problem, t, 1.5, rng)
+}

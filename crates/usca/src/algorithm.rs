@@ -1,0 +1,202 @@
+//! Algorithm 1 (USCA) end to end: the learning stage, the approximating set, the estimator and
+//! the private prediction.
+
+use std::sync::Arc;
+
+use kernel::{Kernel, Product};
+use ndarray::{Array1, ArrayView1, Axis, concatenate};
+use rand::{Rng, RngExt};
+use serde::Serialize;
+
+use crate::approximating_set::{paper_k, sample_approximating_set};
+use crate::error::UscaError;
+use crate::estimator::{LearningData, SurrogateVariance, UscaEstimator};
+use crate::gamma::DesignSpectrum;
+use crate::params::UscaParams;
+use crate::prediction::PredictionStage;
+use crate::problem::ContextualProblem;
+use crate::sensitivity::{SensitivityBound, sensitivity};
+
+/// Algorithm 1, lines 3-8 (the learning stage): for `t = 1..T`, receive `c_t ~ kappa`, query
+/// `x_t` uniformly at random from `X` (independent of everything seen), observe `y_t`; record
+/// `w_t = [x_t; c_t]` and `y_t` clipped to `[-B, B]`.
+///
+/// Draw order: the `T` contexts, then the `T` action indices, then the `T` noises.
+pub fn learning_stage<R: Rng + ?Sized>(
+    problem: &ContextualProblem,
+    t: usize,
+    b: f64,
+    rng: &mut R,
+) -> Result<LearningData, UscaError> {
+    validation::at_least_one("T (learning rounds)", t)?;
+    let contexts = problem.contexts().sample(t, rng);
+    let n = problem.actions().len();
+    let actions: Vec<usize> = (0..t).map(|_| rng.random_range(0..n)).collect();
+    let mut rewards = Array1::zeros(t);
+    for (i, (&a, c)) in actions.iter().zip(contexts.rows()).enumerate() {
+        rewards[i] = problem.observe(a, c, rng)?;
+    }
+    let xs = problem.actions().points().select(Axis(0), &actions);
+    LearningData::new(concatenate![Axis(1), xs, contexts], rewards, b)
+}
+
+/// What USCA built from the learning stage: `gamma_T`, `K`, `Z`, `sigma^2`, `mu_T` and the
+/// sensitivity, ready to predict for any new context.
+#[derive(Debug, Clone)]
+pub struct Usca {
+    problem: ContextualProblem,
+    params: UscaParams,
+    estimator: UscaEstimator,
+    bound: SensitivityBound,
+    summary: UscaSummary,
+}
+
+/// The numbers of a fitted [`Usca`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct UscaSummary {
+    /// `T`.
+    pub horizon: usize,
+    /// The estimate of `gamma_T` ([`DesignSpectrum::gamma`]).
+    pub gamma_t: f64,
+    /// `K = ceil(T / gamma_T)`.
+    pub k: usize,
+    /// `|Z|`.
+    pub z_size: usize,
+    /// The sensitivity.
+    pub bound: SensitivityBound,
+}
+
+impl Usca {
+    /// Run the learning stage for `T` rounds on `problem` and build the estimator (Algorithm 1,
+    /// lines 1-14). `product` is needed only by [`crate::SensitivityRule::Certified`].
+    ///
+    /// Draw order: [`learning_stage`], then the design sample for `gamma_T`
+    /// ([`sample_approximating_set`] with `design_sample` points), then `Z` (same function),
+    /// then the sensitivity's own draws.
+    pub fn learn<R: Rng + ?Sized>(
+        problem: &ContextualProblem,
+        kernel: Arc<dyn Kernel>,
+        product: Option<&Product>,
+        params: UscaParams,
+        t: usize,
+        rng: &mut R,
+    ) -> Result<Self, UscaError> {
+        params.validate()?;
+        let data = learning_stage(problem, t, params.reward_bound, rng)?;
+        Self::from_data(problem, kernel, product, params, data, rng)
+    }
+
+    /// Lines 9-14 on given learning data (already clipped).
+    pub fn from_data<R: Rng + ?Sized>(
+        problem: &ContextualProblem,
+        kernel: Arc<dyn Kernel>,
+        product: Option<&Product>,
+        params: UscaParams,
+        data: LearningData,
+        rng: &mut R,
+    ) -> Result<Self, UscaError> {
+        params.validate()?;
+        let t = data.len();
+        let design = sample_approximating_set(problem, params.design_sample, rng)?;
+        let gamma_t = DesignSpectrum::estimate(kernel.as_ref(), design.view())?.gamma(t, params.tau)?;
+        let z_size = params.approximating_set.size(t, gamma_t)?;
+        let z = sample_approximating_set(problem, z_size, rng)?;
+        let variance = Arc::new(SurrogateVariance::new(kernel, z, t, params.tau)?);
+        let bound = sensitivity(
+            params.sensitivity,
+            &variance,
+            problem,
+            product,
+            params.reward_bound,
+            rng,
+        )?;
+        let estimator = UscaEstimator::fit(variance, data)?;
+        Ok(Self {
+            problem: problem.clone(),
+            params,
+            estimator,
+            bound,
+            summary: UscaSummary {
+                horizon: t,
+                gamma_t,
+                k: paper_k(t, gamma_t),
+                z_size,
+                bound,
+            },
+        })
+    }
+
+    /// The numbers.
+    pub fn summary(&self) -> UscaSummary {
+        self.summary
+    }
+
+    /// The estimator `mu_T`.
+    pub fn estimator(&self) -> &UscaEstimator {
+        &self.estimator
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &UscaParams {
+        &self.params
+    }
+
+    /// The prediction stage for context `c_{T+1}` with budget `eps` (lines 15-18).
+    pub fn prediction_stage(
+        &self,
+        context: ArrayView1<'_, f64>,
+        epsilon: f64,
+    ) -> Result<PredictionStage, UscaError> {
+        PredictionStage::new(
+            self.estimator.variance().clone(),
+            self.problem.clone(),
+            context.to_owned(),
+            epsilon,
+            self.bound,
+        )
+    }
+
+    /// `mu_T(x, c)` for every action.
+    pub fn utilities(&self, context: ArrayView1<'_, f64>) -> Result<Array1<f64>, UscaError> {
+        self.problem.contexts().check(context, 0)?;
+        self.estimator
+            .mu(self.problem.joint_all(context).view())
+    }
+
+    /// The private prediction's selection probabilities at `c` for `eps > 0`, or for
+    /// `eps = inf` the non-private predictor `argmax_x mu_T(x, c)` ([`argmax_distribution`]).
+    pub fn probabilities(
+        &self,
+        context: ArrayView1<'_, f64>,
+        epsilon: f64,
+    ) -> Result<Vec<f64>, UscaError> {
+        let u = self.utilities(context)?;
+        if epsilon == f64::INFINITY {
+            return Ok(argmax_distribution(u.view()));
+        }
+        let m = privacy::mechanisms::ExponentialMechanism::new(epsilon, self.bound.sensitivity)?;
+        Ok(m.probabilities(u.as_slice().unwrap_or(&u.to_vec()))?)
+    }
+
+    /// Sample `x_hat(c)` (an index of `X`) with budget `eps > 0`.
+    pub fn predict<R: Rng + ?Sized>(
+        &self,
+        context: ArrayView1<'_, f64>,
+        epsilon: f64,
+        rng: &mut R,
+    ) -> Result<usize, UscaError> {
+        let stage = self.prediction_stage(context, epsilon)?;
+        let u = self.utilities(context)?;
+        Ok(stage.mechanism().select(&u.to_vec(), rng)?)
+    }
+}
+
+/// The predictor `argmax_x u(x)` as a distribution: uniform over the bit-equal maxima (the
+/// workspace's tie rule, [`bandit::policy::argmax`], in expectation over its coin).
+pub fn argmax_distribution(u: ArrayView1<'_, f64>) -> Vec<f64> {
+    let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    #[allow(clippy::float_cmp)] // bit-equal maxima are the ties of the tie rule
+    let ties: Vec<bool> = u.iter().map(|&v| v == m).collect();
+    let k = ties.iter().filter(|&&t| t).count().max(1) as f64;
+    ties.iter().map(|&t| if t { 1.0 / k } else { 0.0 }).collect()
+}

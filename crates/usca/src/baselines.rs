@@ -1,0 +1,105 @@
+//! The baselines beside USCA, on the same learning data: the GP posterior mean of eq. (2)
+//! (non-private) and a naive private predictor (the exponential mechanism on that posterior mean
+//! with a sound sensitivity), so that the value of the paper's estimator is visible.
+//! (The non-private `argmax_x mu_T(x, c)` is [`crate::Usca::probabilities`] with `eps = inf`.)
+//!
+//! # The sensitivity of the posterior mean (a derivation; the paper gives none)
+//!
+//! `mu(w) = k_W(w)^T (K + tau I)^{-1} Y` is kernel ridge regression: `mu` minimises
+//! `sum_t (y_t - g(w_t))^2 + tau |g|_H^2`, so `tau mu = sum_t r_t phi(w_t)` with residuals
+//! `r_t = y_t - mu(w_t)`. For data sets differing in row `t`, subtracting the two optimality
+//! conditions gives `(tau I + sum_{i != t} phi_i phi_i^T)(mu - mu') = r_t phi(w_t) - r'_t phi(w'_t)`,
+//! and the operator is `>= tau I`, so with `k <= 1`:
+//!
+//! `|mu(w) - mu'(w)| <= (|r_t| + |r'_t|) / tau`.
+//!
+//! Two bounds on a residual: `|mu(w)| = |phi(w)^T (Phi Phi^T + tau I)^{-1} Phi Y|
+//! <= max_s s / (s^2 + tau) |Y| <= sqrt(T) B / (2 sqrt(tau))`, so `|r_t| <= B (1 + sqrt(T / tau) / 2)`;
+//! and directly `|mu - mu'| <= |mu| + |mu'| <= B sqrt(T / tau)`. Hence
+//!
+//! `Delta_naive = min(B sqrt(T / tau), 2 B (1 + sqrt(T / tau) / 2) / tau)`,
+//!
+//! which grows like `sqrt(T)`; USCA's is `2 B sup sigma^2 <= 2 B / tau` whatever `T`.
+
+use kernel::{ExactGp, Kernel};
+use ndarray::ArrayView1;
+use privacy::mechanisms::ExponentialMechanism;
+
+use crate::algorithm::argmax_distribution;
+use crate::error::UscaError;
+use crate::estimator::LearningData;
+use crate::problem::ContextualProblem;
+
+/// The sound sensitivity `Delta_naive` of the GP posterior mean (module docs).
+pub fn posterior_mean_sensitivity(t: usize, tau: f64, b: f64) -> Result<f64, UscaError> {
+    validation::at_least_one("T (learning rounds)", t)?;
+    let tau = validation::positive("tau", tau)?;
+    let b = validation::positive("reward bound B", b)?;
+    let r = (t as f64 / tau).sqrt();
+    Ok((b * r).min(2.0 * b * (1.0 + 0.5 * r) / tau))
+}
+
+/// The GP posterior mean of eq. (2) on the learning data, and the predictors built on it.
+#[derive(Debug)]
+pub struct PosteriorMeanBaseline<K: Kernel> {
+    gp: ExactGp<K>,
+    problem: ContextualProblem,
+    sensitivity: f64,
+}
+
+impl<K: Kernel> PosteriorMeanBaseline<K> {
+    /// Fit the exact posterior (one `T x T` Cholesky) with regulariser `tau`; `b` is the
+    /// clipping bound of `data` (for the private variant's sensitivity).
+    pub fn fit(
+        kernel: K,
+        problem: &ContextualProblem,
+        data: &LearningData,
+        tau: f64,
+        b: f64,
+    ) -> Result<Self, UscaError> {
+        let gp = ExactGp::from_data(kernel, tau, data.points(), data.rewards())?;
+        Ok(Self {
+            gp,
+            problem: problem.clone(),
+            sensitivity: posterior_mean_sensitivity(data.len(), tau, b)?,
+        })
+    }
+
+    /// The posterior mean at every action for context `c`.
+    pub fn utilities(&self, c: ArrayView1<'_, f64>) -> Result<Vec<f64>, UscaError> {
+        self.problem.contexts().check(c, 0)?;
+        let (m, _) = self.gp.predict(self.problem.joint_all(c).view())?;
+        Ok(m.to_vec())
+    }
+
+    /// `Delta_naive`.
+    pub fn sensitivity(&self) -> f64 {
+        self.sensitivity
+    }
+
+    /// `argmax_x mu(x, c)` for `eps = inf`, else the exponential mechanism on `mu(., c)` with
+    /// `Delta_naive`: selection probabilities over `X`.
+    pub fn probabilities(&self, c: ArrayView1<'_, f64>, epsilon: f64) -> Result<Vec<f64>, UscaError> {
+        let u = self.utilities(c)?;
+        if epsilon == f64::INFINITY {
+            return Ok(argmax_distribution(ndarray::ArrayView1::from(&u)));
+        }
+        Ok(ExponentialMechanism::new(epsilon, self.sensitivity)?.probabilities(&u)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn naive_sensitivity_grows_like_sqrt_t() {
+        let a = posterior_mean_sensitivity(100, 1.0, 1.0).unwrap();
+        let b = posterior_mean_sensitivity(400, 1.0, 1.0).unwrap();
+        assert!((a - 10.0).abs() < 1e-12, "{a}"); // min(10, 2 * 6) = 10
+        assert!((b - 20.0).abs() < 1e-12, "{b}"); // min(20, 2 * 11) = 20
+        let c = posterior_mean_sensitivity(100, 100.0, 1.0).unwrap();
+        assert!((c - 0.03).abs() < 1e-12, "{c}"); // min(1, 2 * 1.5 / 100)
+        assert!(posterior_mean_sensitivity(0, 1.0, 1.0).is_err());
+    }
+}

@@ -1,0 +1,24 @@
+#![doc = include_str!("../../../docs/usca.md")]
+
+pub mod algorithm;
+pub mod approximating_set;
+pub mod baselines;
+pub mod error;
+pub mod estimator;
+pub mod gamma;
+pub mod params;
+pub mod prediction;
+pub mod problem;
+pub mod sensitivity;
+pub mod synthetic;
+
+pub use algorithm::{Usca, UscaSummary, argmax_distribution, learning_stage};
+pub use approximating_set::{ApproximatingSetSize, paper_k, sample_approximating_set};
+pub use baselines::{PosteriorMeanBaseline, posterior_mean_sensitivity};
+pub use error::{InputError, UscaError};
+pub use estimator::{LearningData, SurrogateVariance, UscaEstimator};
+pub use gamma::DesignSpectrum;
+pub use params::UscaParams;
+pub use prediction::PredictionStage;
+pub use problem::{ContextDistribution, ContextSpace, ContextualProblem, ErrorRate};
+pub use sensitivity::{SensitivityBound, SensitivityRule, sensitivity};

@@ -1,0 +1,111 @@
+//! The prediction stage of Algorithm 1 (lines 15-18): for a new context `c_{T+1}`, sample
+//! `x_hat` from the exponential mechanism `E(mu_T(., c_{T+1}), eps, 2 B sup sigma^2)` of
+//! Definition 3.2, over the finite action set `X` (exact sampling: papers/README.md).
+
+use std::sync::Arc;
+
+use ndarray::{Array1, ArrayView1};
+use privacy::mechanisms::ExponentialMechanism;
+use privacy::{Mechanism, PrivacyClaim, PrivacyError};
+use rand::Rng;
+
+use crate::error::UscaError;
+use crate::estimator::{LearningData, SurrogateVariance, UscaEstimator};
+use crate::problem::ContextualProblem;
+use crate::sensitivity::SensitivityBound;
+
+/// The prediction stage as a [`Mechanism`]: input the learning data `(W_T, Y_T)` (clipped),
+/// output the index of `x_hat` in `X` for the fixed context `c_{T+1}`.
+///
+/// # Privacy
+/// `Z` (hence `sigma^2` and the sensitivity) and `c_{T+1}` are fixed before the data are
+/// read: `Z` comes from the algorithm's coins, `c_{T+1}` is the same in both databases of a
+/// `t`-neighbouring pair (Definition 2.4). For each action `x`, the utility `mu_T(x, c_{T+1})`
+/// moves by at most `Delta = 2 B sup_W sigma^2` ([`crate::sensitivity`]), so the exponential
+/// mechanism with `exp(eps u / (2 Delta))` is `eps`-DP in the data (McSherry & Talwar 2007,
+/// Thm 6; Dwork & Roth 2014, Thm 3.10), provided `Delta` is a bound (not the paper's
+/// estimate). The learning stage's queries are uniform and data-independent, so they cost no
+/// privacy, and the whole of USCA is `eps`-JDP (Theorem 7.3).
+#[derive(Debug, Clone)]
+pub struct PredictionStage {
+    variance: Arc<SurrogateVariance>,
+    problem: ContextualProblem,
+    context: Array1<f64>,
+    bound: SensitivityBound,
+    mechanism: ExponentialMechanism,
+}
+
+impl PredictionStage {
+    /// The stage for context `c_{T+1} = context` (checked to lie in `C`), privacy budget
+    /// `eps > 0` and the sensitivity `bound`.
+    pub fn new(
+        variance: Arc<SurrogateVariance>,
+        problem: ContextualProblem,
+        context: Array1<f64>,
+        epsilon: f64,
+        bound: SensitivityBound,
+    ) -> Result<Self, UscaError> {
+        problem.contexts().check(context.view(), 0)?;
+        let mechanism = ExponentialMechanism::new(epsilon, bound.sensitivity)?;
+        Ok(Self {
+            variance,
+            problem,
+            context,
+            bound,
+            mechanism,
+        })
+    }
+
+    /// The sensitivity in use.
+    pub fn bound(&self) -> &SensitivityBound {
+        &self.bound
+    }
+
+    /// The exponential mechanism in use.
+    pub fn mechanism(&self) -> &ExponentialMechanism {
+        &self.mechanism
+    }
+
+    /// The context `c_{T+1}`.
+    pub fn context(&self) -> ArrayView1<'_, f64> {
+        self.context.view()
+    }
+
+    /// The utilities `mu_T(x, c_{T+1})` for every `x` in `X`.
+    pub fn utilities(&self, data: &LearningData) -> Result<Vec<f64>, UscaError> {
+        let e = UscaEstimator::fit(self.variance.clone(), data.clone())?;
+        Ok(e.mu(self.problem.joint_all(self.context.view()).view())?.to_vec())
+    }
+
+    /// The selection probabilities of every action.
+    pub fn probabilities(&self, data: &LearningData) -> Result<Vec<f64>, UscaError> {
+        Ok(self.mechanism.probabilities(&self.utilities(data)?)?)
+    }
+}
+
+impl Mechanism for PredictionStage {
+    type Input = LearningData;
+    type Output = usize;
+
+    fn claim(&self) -> PrivacyClaim {
+        let mut c = self.mechanism.claim();
+        c.subject = format!(
+            "USCA prediction stage ({}; Delta = {:.4})",
+            self.bound.rule.label(),
+            self.bound.sensitivity
+        );
+        c.neighbouring = "learning data sets that differ in one user's (context, reward), \
+                          rewards clipped to [-B, B], the same Z and c_{T+1}"
+            .into();
+        c
+    }
+
+    fn release<R: Rng + ?Sized>(
+        &self,
+        input: &LearningData,
+        rng: &mut R,
+    ) -> Result<usize, PrivacyError> {
+        let u = self.utilities(input)?;
+        self.mechanism.select(&u, rng)
+    }
+}

@@ -1,0 +1,219 @@
+//! The sensitivity of `mu_T` (Lemma 4.2 / 7.1) and the bounds on `sup_W sigma^2` it needs.
+//!
+//! # The argument (Lemma 7.1, with a bound instead of an estimate)
+//!
+//! `mu_T(w) = phi(w)^T Z~^{-1} sum_t phi(w_t) y_t`, and `Z~` depends only on `Z` (the
+//! algorithm's coins), never on the data. Two `t`-neighbouring data sets differ in one
+//! `(w_t, y_t)` versus `(w'_t, y'_t)` (the query `x_t` is data-independent; the context and the
+//! clipped reward may change, the context anywhere in `C`). By Cauchy-Schwarz in the inner
+//! product `<a, b> = a^T Z~^{-1} b` (`Z~` is positive definite),
+//!
+//! `|mu_T(w) - mu'_T(w)| = |<phi(w), phi(w_t) y_t - phi(w'_t) y'_t>|
+//!   <= B sigma(w) (sigma(w_t) + sigma(w'_t)) <= 2 B sup_W sigma^2`,
+//!
+//! because `|y| <= B` after clipping ([`crate::estimator::LearningData::new`]) and
+//! `sigma^2(w) = <phi(w), phi(w)>` (eq. 5). The supremum is over all of `W = X x C`, since
+//! `w'_t` may carry any context of `C`.
+//!
+//! The paper states `Delta = 2 B sup_W sigma^2` and bounds `sup sigma^2` only with probability
+//! `1 - delta` (Lemma 7.1), while Algorithm 1 uses `sup sigma^2` without saying how it is
+//! computed. The rules here:
+//!
+//! - [`SensitivityRule::Proven`] (default): `sigma^2(w) <= k(w, w) / tau <= sup_diag / tau`
+//!   (`Z~ >= tau I`), so `Delta = 2 B sup_diag / tau`. Always valid, data- and `Z`-free.
+//! - [`SensitivityRule::Certified`]: a certified upper bound on `sup_W sigma^2` for this `Z`.
+//!   `sigma(w) = |Z~^{-1/2} phi(w)|_H` and `|Z~^{-1/2}|_op <= tau^{-1/2}`, so
+//!   `|sigma(w) - sigma(w')| <= tau^{-1/2} d_k(w, w')`, `d_k^2 = k(w,w) + k(w',w') - 2 k(w,w')`.
+//!   On a grid of `C` with cells of half-width `h_i` and every `x` of the finite `X`:
+//!   `sup_W sigma <= max_grid sigma + tau^{-1/2} d_max`, with
+//!   `d_max^2 = 2 sup k_X (k_C(0,0) - k_C(0, h))`, valid for a product kernel whose context
+//!   factor is stationary and decreasing in every `|c_i - c'_i|` (SE, Matérn). It depends only
+//!   on `Z` (not on the data), so the mechanism stays `eps`-DP; the result is capped at the
+//!   proven `sup_diag / tau`.
+//! - [`SensitivityRule::PaperEstimate`]: `2 B max sigma^2` over a finite sample of `W`: **not a
+//!   bound** (the supremum can be larger between the samples); offered only to compare with the
+//!   paper (papers/README.md).
+
+use ndarray::{Array1, Array2};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{InputError, UscaError};
+use crate::estimator::SurrogateVariance;
+use crate::problem::ContextualProblem;
+use kernel::{Kernel, Product};
+
+/// How the sensitivity `2 B sup_W sigma^2` of the prediction stage is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SensitivityRule {
+    /// `2 B sup_diag / tau` (always valid).
+    Proven,
+    /// `2 B` times a certified bound on `sup_W sigma^2` for the drawn `Z`, from a grid of
+    /// `points_per_dim` points per context dimension (the Lipschitz argument of the module docs).
+    Certified {
+        /// Grid points per dimension of `C` (>= 1).
+        points_per_dim: usize,
+    },
+    /// The paper's estimate `2 B max sigma^2` over `samples` points of `W` drawn like `Z`:
+    /// not a bound.
+    PaperEstimate {
+        /// Number of sampled points (>= 1).
+        samples: usize,
+    },
+}
+
+impl Default for SensitivityRule {
+    fn default() -> Self {
+        Self::Proven
+    }
+}
+
+impl SensitivityRule {
+    /// Whether the rule gives a proven upper bound (so the mechanism is `eps`-DP).
+    pub fn is_bound(self) -> bool {
+        !matches!(self, Self::PaperEstimate { .. })
+    }
+
+    /// A short label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Proven => "proven 2B/tau",
+            Self::Certified { .. } => "certified 2B sup sigma^2",
+            Self::PaperEstimate { .. } => "paper's estimate (not a bound)",
+        }
+    }
+}
+
+/// `sup_W sigma^2` as bounded or estimated by a rule, and the sensitivity `2 B` times it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SensitivityBound {
+    /// The rule.
+    pub rule: SensitivityRule,
+    /// The value used for `sup_W sigma^2`.
+    pub sup_sigma2: f64,
+    /// `Delta = 2 B sup_sigma2`.
+    pub sensitivity: f64,
+}
+
+/// Compute the sensitivity of `mu_T` by `rule`, for rewards clipped to `B`.
+///
+/// [`SensitivityRule::Certified`] needs the kernel to be a [`Product`] (pass it as
+/// `product`); the sampling of [`SensitivityRule::PaperEstimate`] uses `rng` (the algorithm's
+/// coins).
+pub fn sensitivity<R: Rng + ?Sized>(
+    rule: SensitivityRule,
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    product: Option<&Product>,
+    b: f64,
+    rng: &mut R,
+) -> Result<SensitivityBound, UscaError> {
+    let b = validation::positive("reward bound B", b)?;
+    let proven = proven_sup_sigma2(variance)?;
+    let sup_sigma2 = match rule {
+        SensitivityRule::Proven => proven,
+        SensitivityRule::Certified { points_per_dim } => {
+            let product = product.ok_or(InputError::Unsatisfied {
+                what: "kernel for the certified sensitivity",
+                value: f64::NAN,
+                requirement: "must be a product kernel k_X k_C with a stationary context factor",
+            })?;
+            certified_sup_sigma2(variance, problem, product, points_per_dim)?.min(proven)
+        }
+        SensitivityRule::PaperEstimate { samples } => {
+            let w = crate::approximating_set::sample_approximating_set(problem, samples, rng)?;
+            variance.sigma2(w.view())?.iter().copied().fold(0.0, f64::max)
+        }
+    };
+    Ok(SensitivityBound {
+        rule,
+        sup_sigma2,
+        sensitivity: 2.0 * b * sup_sigma2,
+    })
+}
+
+/// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.
+pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError> {
+    let sup = variance.kernel().sup_diag().ok_or(InputError::Unsatisfied {
+        what: "kernel sup_x k(x, x)",
+        value: f64::INFINITY,
+        requirement: "must be finite (a bounded kernel) for a sensitivity bound",
+    })?;
+    Ok(sup / variance.tau())
+}
+
+/// The certified bound `(max_grid sigma + tau^{-1/2} d_max)^2` of the module docs.
+pub fn certified_sup_sigma2(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    product: &Product,
+    points_per_dim: usize,
+) -> Result<f64, UscaError> {
+    let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
+    let set = problem.contexts().set();
+    let dc = set.dim();
+    // Cell centres: the grid of n points per dimension at the centres of n equal cells, so every
+    // context is within half a cell width h_i = (u_i - l_i) / (2 n) of a grid point per coordinate.
+    let counts = vec![n; dc];
+    let total: usize = counts.iter().product();
+    let mut grid = Array2::zeros((total, dc));
+    for (idx, mut row) in grid.rows_mut().into_iter().enumerate() {
+        let mut rem = idx;
+        for i in 0..dc {
+            let j = rem % n;
+            rem /= n;
+            let (l, u) = (set.lower()[i], set.upper()[i]);
+            row[i] = l + (u - l) * (j as f64 + 0.5) / n as f64;
+        }
+    }
+    let half: Array1<f64> = (0..dc)
+        .map(|i| (set.upper()[i] - set.lower()[i]) / (2.0 * n as f64))
+        .collect();
+    let kc = product.context_kernel();
+    let zero = Array1::<f64>::zeros(dc);
+    let d2 = 2.0
+        * product.action_kernel().sup_diag().unwrap_or(f64::INFINITY)
+        * (kc.value(zero.view(), zero.view())? - kc.value(zero.view(), half.view())?).max(0.0);
+    let mut max_sigma = 0.0f64;
+    for c in grid.rows() {
+        let w = problem.joint_all(c);
+        let s2 = variance.sigma2(w.view())?;
+        max_sigma = s2.iter().fold(max_sigma, |m, v| m.max(v.sqrt()));
+    }
+    let bound = max_sigma + (d2 / variance.tau()).sqrt();
+    Ok(bound * bound)
+}
+
+/// The point of `W` (an action index and a context on a grid of `points_per_dim` per
+/// dimension) with the largest `sigma^2`, and that value: where the prediction-stage audit puts
+/// the differing user.
+pub fn argmax_sigma2(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    points_per_dim: usize,
+) -> Result<(usize, Array1<f64>, f64), UscaError> {
+    let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
+    let set = problem.contexts().set();
+    let dc = set.dim();
+    let total = n.pow(dc as u32);
+    let mut best = (0, Array1::zeros(dc), f64::NEG_INFINITY);
+    for idx in 0..total {
+        let mut rem = idx;
+        let c: Array1<f64> = (0..dc)
+            .map(|i| {
+                let j = rem % n;
+                rem /= n;
+                let (l, u) = (set.lower()[i], set.upper()[i]);
+                if n == 1 { 0.5 * (l + u) } else { l + (u - l) * j as f64 / (n - 1) as f64 }
+            })
+            .collect();
+        let s2 = variance.sigma2(problem.joint_all(c.view()).view())?;
+        for (a, &v) in s2.iter().enumerate() {
+            if v > best.2 {
+                best = (a, c.clone(), v);
+            }
+        }
+    }
+    Ok(best)
+}
