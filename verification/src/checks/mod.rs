@@ -10,6 +10,7 @@ pub mod audit;
 pub mod bandit;
 pub mod checker;
 pub mod dp_fts_de;
+pub mod usca;
 pub mod jdp_qff;
 pub mod kernel;
 pub mod ldp_bo;
@@ -42,6 +43,7 @@ pub const AREAS: &[Area] = &[
     ldp_bo::AREA,
     jdp_qff::AREA,
     dp_fts_de::AREA,
+    usca::AREA,
 ];
 
 /// All checks, in the order they run.
