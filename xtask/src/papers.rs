@@ -9,6 +9,7 @@ static PAPERS: &[Paper] = &[
     Paper(&verification::checks::ldp_bo::paper::experiments::ZhouTan2021), // Zhou & Tan 2021
     Paper(&verification::checks::jdp_qff::paper::experiments::Dubey2021),  // Dubey 2021
     Paper(&verification::checks::dp_fts_de::paper::experiments::Dai2021), // Dai, Low & Jaillet 2021
+    Paper(&verification::checks::usca::paper::experiments::Pavlovic2025), // Pavlovic, Salgia & Zhao 2025
 ];
 
 /// A paper, chosen on the command line by its crate name (`ldp-bo`).

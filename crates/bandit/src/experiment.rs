@@ -286,6 +286,12 @@ pub enum Metric {
     /// The simple regret `S_t = min_{s <= t} r_s` ([`TrialRecord::simple_regret`]), as
     /// optimisation papers plot it (e.g. Dai et al. 2021).
     SimpleRegret,
+    /// The error rate of a predictor learnt over a horizon `T` (Pavlovic et al. 2025, eq. (1):
+    /// the expected gap `max_x f(x, c) - f(x_hat(c), c)` over fresh contexts): entry `i` of a
+    /// record is one run with horizon `T = 2^(first_round + i)`, the error rate stored in
+    /// [`TrialRecord::instantaneous_regret`] (the regret of the one final prediction). The
+    /// figure's x-axis is `log2 T`.
+    ErrorRate,
 }
 
 impl Metric {
@@ -294,6 +300,15 @@ impl Metric {
         match self {
             Self::CumulativeRegret => &record.cumulative_regret,
             Self::SimpleRegret => &record.simple_regret,
+            Self::ErrorRate => &record.instantaneous_regret,
+        }
+    }
+
+    /// What the x-axis counts: `round t`, or `log2 T` for [`Metric::ErrorRate`].
+    pub fn x_desc(self) -> &'static str {
+        match self {
+            Self::CumulativeRegret | Self::SimpleRegret => "round t",
+            Self::ErrorRate => "log2 T (learning rounds)",
         }
     }
 
@@ -302,6 +317,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret => "R_T",
             Self::SimpleRegret => "S_T",
+            Self::ErrorRate => "ER_T",
         }
     }
 
@@ -310,6 +326,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret => "cumulative regret",
             Self::SimpleRegret => "simple regret",
+            Self::ErrorRate => "error rate",
         }
     }
 }

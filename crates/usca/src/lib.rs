@@ -5,6 +5,7 @@ pub mod approximating_set;
 pub mod baselines;
 pub mod error;
 pub mod estimator;
+pub mod experiments;
 pub mod gamma;
 pub mod params;
 pub mod prediction;

@@ -14,7 +14,7 @@ use bandit::experiment::{FigureResult, Metric};
 use super::plot::{Curve, regret_curves};
 
 /// The header of the Markdown table [`write()`] adds rows to.
-pub const SUMMARY_HEADER: &str = "| figure | setting | algorithm | final regret mean (R_T, or S_T) | sd | min | max | seconds |\n|---|---|---|---|---|---|---|---|\n";
+pub const SUMMARY_HEADER: &str = "| figure | setting | algorithm | final mean (R_T, S_T, or ER_T at the largest T) | sd | min | max | seconds |\n|---|---|---|---|---|---|---|---|\n";
 
 /// Write `result`'s files under `out` and append its rows to `summary` (below
 /// [`SUMMARY_HEADER`]).
@@ -29,10 +29,14 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
                 "| {} | {} | {} | {mean:.1} | {sd:.1} | {min:.1} | {max:.1} | {:.1} |",
                 f.id, f.caption, c.label, c.seconds
             ),
-            Metric::SimpleRegret => writeln!(
+            Metric::SimpleRegret | Metric::ErrorRate => writeln!(
                 summary,
-                "| {} | {} (S_T) | {} | {mean:.4} | {sd:.4} | {min:.4} | {max:.4} | {:.1} |",
-                f.id, f.caption, c.label, c.seconds
+                "| {} | {} ({}) | {} | {mean:.4} | {sd:.4} | {min:.4} | {max:.4} | {:.1} |",
+                f.id,
+                f.caption,
+                f.metric.symbol(),
+                c.label,
+                c.seconds
             ),
         };
         let path = out.join(format!("{}-{}.json", f.id, c.label));
@@ -98,6 +102,7 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
         ),
         &curves,
         f.metric.name(),
+        f.metric.x_desc(),
         f.first_round,
     )
 }

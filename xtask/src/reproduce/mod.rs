@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let metrics = if figures.iter().all(|f| f.metric == Metric::CumulativeRegret) {
         "Final cumulative regret R_T over trials"
     } else {
-        "Final regret over trials (cumulative R_T, or simple S_T where the setting says so)"
+        "Final regret over trials (cumulative R_T, or simple S_T, or the error rate ER_T at the largest T, where the setting says so)"
     };
     let _ = writeln!(
         md,
@@ -120,9 +120,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "{:>6} {:<16} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
                         figure.id, curve.label, curve.seconds
                     ),
-                    Metric::SimpleRegret => format!(
-                        "{:>6} {:<16} S_T = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
-                        figure.id, curve.label, curve.seconds
+                    Metric::SimpleRegret | Metric::ErrorRate => format!(
+                        "{:>6} {:<16} {} = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
+                        figure.id,
+                        curve.label,
+                        figure.metric.symbol(),
+                        curve.seconds
                     ),
                 });
                 bar.inc(1);

@@ -21,13 +21,15 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(23, 190, 207),
 ];
 
-/// Write an SVG of the curves: x = round (the first point is round `first_round`), y = the
-/// metric (`y_desc`, e.g. "cumulative regret"), a shaded band per curve.
+/// Write an SVG of the curves: x = round (the first point is round `first_round`; `x_desc`
+/// names it, e.g. "round t"), y = the metric (`y_desc`, e.g. "cumulative regret"), a shaded
+/// band per curve.
 pub fn regret_curves(
     path: &Path,
     title: &str,
     curves: &[Curve<'_>],
     y_desc: &str,
+    x_desc: &str,
     first_round: i64,
 ) -> anyhow::Result<()> {
     let x0 = (first_round - 1) as f64;
@@ -54,7 +56,7 @@ pub fn regret_curves(
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
-        .x_desc("round t")
+        .x_desc(x_desc)
         .y_desc(y_desc)
         .draw()
         .map_err(|e| err(&e))?;
