@@ -1,9 +1,7 @@
 //! One synthetic problem, USCA and its baselines at a few horizons: the error rate of eq. (1)
-//! on 500 fresh contexts.
+//! on 500 fresh contexts. Each line draws its own learning stage (the baselines too).
 //!
 //! `cargo run --release -p usca --example quick -- [tau]`
-
-use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -37,22 +35,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             println!("{line}");
         }
-        let data = u_data(&inst, t, tau, &mut rng)?;
+        let data = usca::learning_stage(&inst.problem, t, 1.5, &mut rng)?;
         let pm = PosteriorMeanBaseline::fit(spec.kernel()?, &inst.problem, &data, tau, 1.5)?;
         let a = inst.problem.error_rate(|c| pm.probabilities(c, f64::INFINITY), 500, &mut rng)?;
         let b = inst.problem.error_rate(|c| pm.probabilities(c, 1.0), 500, &mut rng)?;
-        let unif = inst.problem.error_rate(|_| Ok(vec![1.0 / 50.0; 50]), 500, &mut rng)?;
+        let n = inst.problem.actions().len();
+        let unif = inst.problem.error_rate(|_| Ok(vec![1.0 / n as f64; n]), 500, &mut rng)?;
         println!("        posterior mean {:.3}, naive private eps=1 {:.3} (Delta {:.2}), uniform {:.3}", a.mean, b.mean, pm.sensitivity(), unif.mean);
     }
-    let _ = Arc::new(());
     Ok(())
-}
-
-fn u_data(
-    inst: &usca::synthetic::SyntheticInstance,
-    t: usize,
-    _tau: f64,
-    rng: &mut ChaCha20Rng,
-) -> Result<usca::LearningData, usca::UscaError> {
-    usca::learning_stage(&inst.problem, t, 1.5, rng)
 }

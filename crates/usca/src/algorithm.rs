@@ -86,7 +86,8 @@ impl Usca {
         Self::from_data(problem, kernel, product, params, data, rng)
     }
 
-    /// Lines 9-14 on given learning data (already clipped).
+    /// Lines 9-14 on given learning data, clipped to the parameters' `B` (checked), whose
+    /// contexts lie in `C` (checked).
     pub fn from_data<R: Rng + ?Sized>(
         problem: &ContextualProblem,
         kernel: Arc<dyn Kernel>,
@@ -96,6 +97,18 @@ impl Usca {
         rng: &mut R,
     ) -> Result<Self, UscaError> {
         params.validate()?;
+        #[allow(clippy::float_cmp)] // the same parameter, passed through
+        if data.bound() != params.reward_bound {
+            return Err(crate::InputError::Unsatisfied {
+                what: "clipping bound of the learning data",
+                value: data.bound(),
+                requirement: "must equal the parameters' reward bound B (the sensitivity uses B)",
+            }
+            .into());
+        }
+        let dx = problem.actions().dim();
+        let contexts = data.points().split_at(ndarray::Axis(1), dx).1;
+        problem.contexts().check_batch(contexts)?;
         let t = data.len();
         let design = sample_approximating_set(problem, params.design_sample, rng)?;
         let gamma_t = DesignSpectrum::estimate(kernel.as_ref(), design.view())?.gamma(t, params.tau)?;

@@ -57,6 +57,14 @@ impl<K: Kernel> PosteriorMeanBaseline<K> {
         tau: f64,
         b: f64,
     ) -> Result<Self, UscaError> {
+        if kernel.sup_diag().is_none_or(|s| s > 1.0) {
+            return Err(crate::InputError::Unsatisfied {
+                what: "kernel sup_x k(x, x) for the posterior-mean sensitivity",
+                value: kernel.sup_diag().unwrap_or(f64::INFINITY),
+                requirement: "must be <= 1 (the derivation of Delta_naive assumes k <= 1)",
+            }
+            .into());
+        }
         let gp = ExactGp::from_data(kernel, tau, data.points(), data.rewards())?;
         Ok(Self {
             gp,

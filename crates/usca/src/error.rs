@@ -22,7 +22,7 @@ pub enum UscaError {
         /// The box `C`, printed.
         set: String,
     },
-    /// An approximating set larger than the caller allowed (`|Z| = T K` grows like `T^2`).
+    /// An approximating set larger than the caller allowed (`|Z| = T K` grows like `T^2 / gamma_T`).
     #[error(
         "the approximating set would have {size} points (more than the allowed {limit}): \
          choose ApproximatingSetSize::Capped or ::Fixed"

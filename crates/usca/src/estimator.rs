@@ -128,6 +128,7 @@ impl SurrogateVariance {
 pub struct LearningData {
     points: Array2<f64>,
     rewards: Array1<f64>,
+    bound: f64,
 }
 
 impl LearningData {
@@ -142,6 +143,7 @@ impl LearningData {
         Ok(Self {
             points,
             rewards: rewards.mapv(|y| y.clamp(-b, b)),
+            bound: b,
         })
     }
 
@@ -149,7 +151,16 @@ impl LearningData {
     /// positive control (a sensitivity argument that clipping is missing from must fail).
     #[doc(hidden)]
     pub fn new_unclipped_for_control(points: Array2<f64>, rewards: Array1<f64>) -> Self {
-        Self { points, rewards }
+        Self {
+            points,
+            rewards,
+            bound: f64::INFINITY,
+        }
+    }
+
+    /// The clipping bound `B` the rewards were clipped to (infinite for the unclipped control).
+    pub fn bound(&self) -> f64 {
+        self.bound
     }
 
     /// `W_T` (rows).

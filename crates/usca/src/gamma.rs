@@ -12,8 +12,9 @@
 //! (`log det` is concave; Jensen), and it is the quantity Lemma 4.4 works with
 //! (`Z = T Lambda + tau I`). The `lambda_j` are estimated by the eigenvalues of `K_n / n` for
 //! `n` points drawn from `rho` (the Nyström estimate of the operator spectrum); eigenvalues past
-//! the `n`-th are missing, so with `n` too small the value is an underestimate (a larger `K`:
-//! more work, no effect on privacy). The greedy estimate of the kernel crate
+//! the `n`-th are missing (and the top ones are biased upwards), so with `n` too small the value
+//! is off in either direction; a smaller estimate means a larger `K` (more work), and no
+//! choice of `gamma_T` affects privacy. The greedy estimate of the kernel crate
 //! ([`kernel::information_gain::greedy_information_gain`]) costs `O(T^2 n)` and would be run
 //! for every `T`; this costs one `n x n` eigendecomposition for all `T`.
 

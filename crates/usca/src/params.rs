@@ -15,7 +15,8 @@ pub struct UscaParams {
     pub reward_bound: f64,
     /// `|Z|` ([`ApproximatingSetSize`]).
     pub approximating_set: ApproximatingSetSize,
-    /// How `sup sigma^2` is bounded ([`SensitivityRule`]; default: proven `1 / tau`).
+    /// How `sup sigma^2` is bounded ([`SensitivityRule`]; default: the proven `sup_diag / tau`,
+    /// `1 / tau` for the unit-variance kernels of the paper).
     pub sensitivity: SensitivityRule,
     /// Points drawn from the design to estimate the spectrum behind `gamma_T`
     /// ([`crate::gamma::DesignSpectrum`]).

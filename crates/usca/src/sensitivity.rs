@@ -44,10 +44,11 @@ use crate::problem::ContextualProblem;
 use kernel::{Kernel, Product};
 
 /// How the sensitivity `2 B sup_W sigma^2` of the prediction stage is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SensitivityRule {
-    /// `2 B sup_diag / tau` (always valid).
+    /// `2 B sup_diag / tau` (always valid); the default.
+    #[default]
     Proven,
     /// `2 B` times a certified bound on `sup_W sigma^2` for the drawn `Z`, from a grid of
     /// `points_per_dim` points per context dimension (the Lipschitz argument of the module docs).
@@ -63,11 +64,6 @@ pub enum SensitivityRule {
     },
 }
 
-impl Default for SensitivityRule {
-    fn default() -> Self {
-        Self::Proven
-    }
-}
 
 impl SensitivityRule {
     /// Whether the rule gives a proven upper bound (so the mechanism is `eps`-DP).
@@ -119,6 +115,7 @@ pub fn sensitivity<R: Rng + ?Sized>(
                 value: f64::NAN,
                 requirement: "must be a product kernel k_X k_C with a stationary context factor",
             })?;
+            same_kernel(variance, product)?;
             certified_sup_sigma2(variance, problem, product, points_per_dim)?.min(proven)
         }
         SensitivityRule::PaperEstimate { samples } => {
@@ -131,6 +128,28 @@ pub fn sensitivity<R: Rng + ?Sized>(
         sup_sigma2,
         sensitivity: 2.0 * b * sup_sigma2,
     })
+}
+
+/// A typed error unless `product` and the variance's kernel agree (to 1e-12) on every pair of
+/// the first 8 points of `Z`: the certified bound reads the product's factors.
+fn same_kernel(variance: &SurrogateVariance, product: &Product) -> Result<(), UscaError> {
+    let z = variance.approximating_set();
+    let n = z.nrows().min(8);
+    for i in 0..n {
+        for j in 0..n {
+            let a = variance.kernel().value(z.row(i), z.row(j))?;
+            let b = product.value(z.row(i), z.row(j))?;
+            if (a - b).abs() > 1e-12 {
+                return Err(InputError::Unsatisfied {
+                    what: "product kernel of the certified sensitivity",
+                    value: b,
+                    requirement: "must be the kernel of the surrogate variance",
+                }
+                .into());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.
