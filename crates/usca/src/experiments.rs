@@ -7,10 +7,11 @@
 //! | `er-matern-1d` | the same with Matérn 5/2 factors |
 //! | `er-se-2d` | C = [0, 1]^2, SE x SE |
 //! | `er-matern-2d` | C = [0, 1]^2, Matérn 5/2 factors |
+//! | `er-light` | the light sensors: 41 sensors = actions, the ambient level = context ([`crate::light_sensor`]) |
 //!
 //! Each figure draws the error rate of eq. (1) against `log2 T` for `T = 2^6, ..., 2^(5 + H)`
-//! (`H` = the options' horizon, 8 by default: up to `T = 8192`), a new `f` per trial (20
-//! trials by default), each `T` an independent learning stage. Curves: USCA with the certified
+//! (`H` = the options' horizon, 8 by default: up to `T = 8192`), a new `f` per trial for the
+//! synthetic figures (20 trials by default), each `T` an independent learning stage. Curves: USCA with the certified
 //! sensitivity at `eps` in {0.1, 0.5, 1, 2}, the non-private `argmax mu_T` (`eps = inf`), USCA
 //! at `eps = 1` with the proven `2 B / tau` (the bound valid for every `Z`), the GP posterior
 //! mean of eq. (2) (non-private) and the naive private baseline at `eps = 1` (the exponential
@@ -42,6 +43,8 @@ use crate::baselines::PosteriorMeanBaseline;
 use crate::error::UscaError;
 use crate::params::UscaParams;
 use crate::sensitivity::{SensitivityRule, proven_sup_sigma2};
+use crate::light_sensor::light_sensor;
+use crate::problem::Instance;
 use crate::synthetic::{KernelFamily, SyntheticProblem};
 
 /// `log2` of the smallest horizon.
@@ -66,17 +69,37 @@ pub const CURVES: [&str; 8] = [
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pavlovic2025;
 
+/// Where a figure's problem comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum Source {
+    /// A synthetic problem, a new `f` per trial.
+    Synthetic(SyntheticProblem),
+    /// The light-sensor instance ([`crate::light_sensor`]), the same for every trial.
+    LightSensor,
+}
+
 /// The setting of one figure.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Setting {
-    /// The synthetic problem.
-    pub problem: SyntheticProblem,
+    /// The problem.
+    pub source: Source,
     /// USCA's parameters (the certified curves; the proven curve swaps the rule).
     pub params: UscaParams,
 }
 
 /// The setting of figure `id`.
 pub fn setting(id: &str) -> Result<Setting, ExperimentError> {
+    if id == "er-light" {
+        return Ok(Setting {
+            source: Source::LightSensor,
+            params: UscaParams {
+                reward_bound: 1.0,
+                approximating_set: ApproximatingSetSize::Capped { cap: 1024 },
+                sensitivity: SensitivityRule::Certified { points_per_dim: 64 },
+                ..UscaParams::default()
+            },
+        });
+    }
     let (family, context_dim) = match id {
         "er-se-1d" => (KernelFamily::SquaredExponential, 1),
         "er-matern-1d" => (KernelFamily::Matern52, 1),
@@ -86,16 +109,16 @@ pub fn setting(id: &str) -> Result<Setting, ExperimentError> {
             return Err(ExperimentError::UnknownFigure {
                 paper: "usca",
                 id: other.to_string(),
-                known: "er-se-1d,er-matern-1d,er-se-2d,er-matern-2d".into(),
+                known: "er-se-1d,er-matern-1d,er-se-2d,er-matern-2d,er-light".into(),
             });
         }
     };
     Ok(Setting {
-        problem: SyntheticProblem {
+        source: Source::Synthetic(SyntheticProblem {
             family,
             context_dim,
             ..SyntheticProblem::default()
-        },
+        }),
         params: UscaParams {
             approximating_set: ApproximatingSetSize::Capped { cap: 1024 },
             sensitivity: SensitivityRule::Certified {
@@ -107,15 +130,29 @@ pub fn setting(id: &str) -> Result<Setting, ExperimentError> {
 }
 
 /// The error rates of every curve of one trial: `rates[curve][i]` at `T = 2^(6 + i)`.
+///
+/// `data` is the light-sensor instance when the setting uses it (loaded once by the caller).
 pub fn trial_error_rates(
     setting: &Setting,
+    data: Option<&Instance>,
     horizons: usize,
     base_seed: u64,
     trial: usize,
 ) -> Result<Vec<Vec<f64>>, UscaError> {
     let mut env = trial_rng(base_seed, trial, Role::Environment);
     let mut coins = trial_rng(base_seed, trial, Role::Agent);
-    let inst = setting.problem.sample(&mut env)?;
+    let inst = match (setting.source, data) {
+        (Source::Synthetic(spec), _) => {
+            spec.sample(&mut env)?
+        }
+        (Source::LightSensor, Some(d)) => d.clone(),
+        (Source::LightSensor, None) => {
+            return Err(crate::InputError::Empty {
+                what: "light-sensor instance (load it with usca::light_sensor::light_sensor)",
+            }
+            .into());
+        }
+    };
     let p = setting.params;
     let b = p.reward_bound;
     let mut rates = vec![Vec::with_capacity(horizons); CURVES.len()];
@@ -131,7 +168,7 @@ pub fn trial_error_rates(
             &mut coins,
         )?;
         let proven = 2.0 * b * proven_sup_sigma2(usca.estimator().variance())?;
-        let pm = PosteriorMeanBaseline::fit(setting.problem.kernel()?, &inst.problem, &data, p.tau, b)?;
+        let pm = PosteriorMeanBaseline::fit(inst.kernel.clone(), &inst.problem, &data, p.tau, b)?;
         let mechanisms: Vec<ExponentialMechanism> = EPSILONS
             .iter()
             .map(|&e| ExponentialMechanism::new(e, usca.summary().bound.sensitivity))
@@ -187,9 +224,13 @@ fn record(trial: usize, er: Vec<f64>) -> TrialRecord {
 /// Every curve's batch of a figure (trials in parallel).
 fn figure_batches(s: &Setting, options: &Options) -> Result<Vec<BatchResult>, UscaError> {
     let config = options.run_config();
+    let data = match s.source {
+        Source::LightSensor => Some(light_sensor(options.data_dir())?),
+        Source::Synthetic(_) => None,
+    };
     let per_trial: Vec<Vec<Vec<f64>>> = (0..config.n_trials)
         .into_par_iter()
-        .map(|trial| trial_error_rates(s, config.horizon, config.base_seed, trial))
+        .map(|trial| trial_error_rates(s, data.as_ref(), config.horizon, config.base_seed, trial))
         .collect::<Result<_, _>>()?;
     Ok((0..CURVES.len())
         .map(|k| BatchResult {
@@ -229,6 +270,7 @@ impl PaperExperiments for Pavlovic2025 {
             ("er-matern-1d", "Matern-5/2 factors, C = [0, 1]"),
             ("er-se-2d", "SE x SE, C = [0, 1]^2"),
             ("er-matern-2d", "Matern-5/2 factors, C = [0, 1]^2"),
+            ("er-light", "light sensors: sensor = action, ambient level = context"),
         ]
         .into_iter()
         .map(|(id, caption)| {

@@ -244,6 +244,18 @@ impl ContextualProblem {
     }
 }
 
+/// A problem with its kernel on `W` (shared with the estimator) and the same kernel as a
+/// [`kernel::Product`] (for [`crate::SensitivityRule::Certified`]).
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// The problem.
+    pub problem: ContextualProblem,
+    /// The kernel on `W`.
+    pub kernel: Arc<dyn kernel::Kernel>,
+    /// The same kernel, typed.
+    pub product: Arc<kernel::Product>,
+}
+
 /// An estimate of the error rate of eq. (1) over `n` fresh contexts.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ErrorRate {

@@ -14,7 +14,7 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
 use crate::error::UscaError;
-use crate::problem::{ContextSpace, ContextualProblem};
+use crate::problem::{ContextSpace, ContextualProblem, Instance};
 
 /// The kernel family of both factors of the product kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,18 +78,6 @@ impl Default for SyntheticProblem {
     }
 }
 
-/// One drawn instance: the problem, the kernel on `W` (shared with the estimator) and the same
-/// kernel as a [`Product`] (for [`crate::SensitivityRule::Certified`]).
-#[derive(Debug, Clone)]
-pub struct SyntheticInstance {
-    /// The problem.
-    pub problem: ContextualProblem,
-    /// The kernel on `W`.
-    pub kernel: Arc<dyn Kernel>,
-    /// The same kernel, typed.
-    pub product: Arc<Product>,
-}
-
 impl SyntheticProblem {
     /// The product kernel `k_X k_C` on `W`.
     pub fn kernel(&self) -> Result<Product, UscaError> {
@@ -105,7 +93,7 @@ impl SyntheticProblem {
     /// `random_range(0..n_actions)`, then a context from `kappa`), the weights `2U - 1`, then
     /// 1000 reference points of `W` (actions uniform, contexts from `kappa`) on which `f` is
     /// normalised to `max |f| = 1`.
-    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<SyntheticInstance, UscaError> {
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Instance, UscaError> {
         validation::at_least_one("number of actions", self.n_actions)?;
         validation::at_least_one("context dimension", self.context_dim)?;
         validation::at_least_one("number of RKHS centres", self.n_centres)?;
@@ -139,7 +127,7 @@ impl SyntheticProblem {
         let max = validation::positive("max |f| of the RKHS draw (all-zero function)", max)?;
         let f = RkhsFunction::new(self.kernel()?, centres, weights / max)?;
         let problem = ContextualProblem::new(actions, contexts, Arc::new(f), self.noise_sd)?;
-        Ok(SyntheticInstance {
+        Ok(Instance {
             problem,
             kernel: Arc::new(self.kernel()?),
             product: Arc::new(self.kernel()?),

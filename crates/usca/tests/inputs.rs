@@ -11,7 +11,7 @@ use usca::{
     ContextSpace, InputError, LearningData, Usca, UscaError, UscaParams, learning_stage,
 };
 
-fn fitted() -> (usca::synthetic::SyntheticInstance, Usca) {
+fn fitted() -> (usca::Instance, Usca) {
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
     let u = Usca::learn(

@@ -14,7 +14,7 @@ use kernel::{ExactGp, Kernel};
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use usca::synthetic::{SyntheticInstance, SyntheticProblem};
+use usca::synthetic::SyntheticProblem;
 use usca::{
     LearningData, SurrogateVariance, UscaEstimator, UscaParams, learning_stage,
     sample_approximating_set,
@@ -34,7 +34,7 @@ const DRAWS: usize = 8;
 const MAX_SLOPE: f64 = -0.25;
 
 struct Setup {
-    inst: SyntheticInstance,
+    inst: usca::Instance,
     data: LearningData,
     queries: Array2<f64>,
     posterior: Array1<f64>,
