@@ -13,10 +13,7 @@ use kernel::ExactGp;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use usca::synthetic::SyntheticProblem;
-use usca::{
-    SurrogateVariance, UscaEstimator, learning_stage,
-    sample_approximating_set,
-};
+use usca::{SurrogateVariance, UscaEstimator, learning_stage, sample_approximating_set};
 
 const Z_SIZE: usize = 1024;
 
@@ -29,20 +26,30 @@ fn build(c: &mut Criterion) {
     for t in [1_000usize, 10_000, 100_000] {
         let data = learning_stage(&inst.problem, t, 1.5, &mut rng).expect("data");
         let z = sample_approximating_set(&inst.problem, Z_SIZE, &mut rng).expect("Z");
-        g.bench_with_input(BenchmarkId::new("mu_T and sigma^2, |Z| = 1024", t), &t, |b, &t| {
-            b.iter(|| {
-                let v = Arc::new(
-                    SurrogateVariance::new(inst.kernel.clone(), z.clone(), t, 1.0).expect("factor"),
-                );
-                black_box(UscaEstimator::fit(v, data.clone()).expect("fit"))
-            });
-        });
+        g.bench_with_input(
+            BenchmarkId::new("mu_T and sigma^2, |Z| = 1024", t),
+            &t,
+            |b, &t| {
+                b.iter(|| {
+                    let v = Arc::new(
+                        SurrogateVariance::new(inst.kernel.clone(), z.clone(), t, 1.0)
+                            .expect("factor"),
+                    );
+                    black_box(UscaEstimator::fit(v, data.clone()).expect("fit"))
+                });
+            },
+        );
         if t <= 1_000 {
             g.bench_with_input(BenchmarkId::new("exact GP posterior", t), &t, |b, _| {
                 b.iter(|| {
                     black_box(
-                        ExactGp::from_data(spec.kernel().expect("k"), 1.0, data.points(), data.rewards())
-                            .expect("gp"),
+                        ExactGp::from_data(
+                            spec.kernel().expect("k"),
+                            1.0,
+                            data.points(),
+                            data.rewards(),
+                        )
+                        .expect("gp"),
                     )
                 });
             });
@@ -53,7 +60,9 @@ fn build(c: &mut Criterion) {
 
 fn predict(c: &mut Criterion) {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
-    let inst = SyntheticProblem::default().sample(&mut rng).expect("instance");
+    let inst = SyntheticProblem::default()
+        .sample(&mut rng)
+        .expect("instance");
     let mut g = c.benchmark_group("usca/predict");
     for t in [1_000usize, 10_000] {
         let data = learning_stage(&inst.problem, t, 1.5, &mut rng).expect("data");
@@ -62,12 +71,19 @@ fn predict(c: &mut Criterion) {
         let e = UscaEstimator::fit(v.clone(), data).expect("fit");
         let w = inst.problem.joint_all(ndarray::array![0.3].view());
         let m = privacy::mechanisms::ExponentialMechanism::new(1.0, 3.0).expect("em");
-        g.bench_with_input(BenchmarkId::new("utilities of 50 actions + one draw", t), &t, |b, _| {
-            b.iter(|| {
-                let u = e.mu(w.view()).expect("mu");
-                black_box(m.select(u.as_slice().expect("contiguous"), &mut rng).expect("draw"))
-            });
-        });
+        g.bench_with_input(
+            BenchmarkId::new("utilities of 50 actions + one draw", t),
+            &t,
+            |b, _| {
+                b.iter(|| {
+                    let u = e.mu(w.view()).expect("mu");
+                    black_box(
+                        m.select(u.as_slice().expect("contiguous"), &mut rng)
+                            .expect("draw"),
+                    )
+                });
+            },
+        );
     }
     g.finish();
 }

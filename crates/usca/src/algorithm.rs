@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kernel::{Kernel, Product};
+use kernel::Kernel;
 use ndarray::{Array1, ArrayView1, Axis, concatenate};
 use rand::{Rng, RngExt};
 use serde::Serialize;
@@ -12,6 +12,7 @@ use crate::approximating_set::{paper_k, sample_approximating_set};
 use crate::error::UscaError;
 use crate::estimator::{LearningData, SurrogateVariance, UscaEstimator};
 use crate::gamma::DesignSpectrum;
+use crate::joint_kernel::JointKernel;
 use crate::params::UscaParams;
 use crate::prediction::PredictionStage;
 use crate::problem::ContextualProblem;
@@ -67,31 +68,33 @@ pub struct UscaSummary {
 }
 
 impl Usca {
-    /// Run the learning stage for `T` rounds on `problem` and build the estimator (Algorithm 1,
-    /// lines 1-14). `product` is needed only by [`crate::SensitivityRule::Certified`].
-    ///
-    /// Draw order: [`learning_stage`], then the design sample for `gamma_T`
-    /// ([`sample_approximating_set`] with `design_sample` points), then `Z` (same function),
-    /// then the sensitivity's own draws.
-    pub fn learn<R: Rng + ?Sized>(
+    /// Run the learning stage for `T` rounds on `problem` with the environment's `env` (its
+    /// contexts and noise) and build the estimator with the algorithm's own `coins` (Algorithm
+    /// 1, lines 1-14): two streams, so that `Z` is independent of the data. `joint` (the same
+    /// `Arc` as `kernel`) is needed only by [`crate::SensitivityRule::Certified`].
+    pub fn learn<E: Rng + ?Sized, R: Rng + ?Sized>(
         problem: &ContextualProblem,
         kernel: Arc<dyn Kernel>,
-        product: Option<&Product>,
+        joint: Option<&Arc<JointKernel>>,
         params: UscaParams,
         t: usize,
-        rng: &mut R,
+        env: &mut E,
+        coins: &mut R,
     ) -> Result<Self, UscaError> {
         params.validate()?;
-        let data = learning_stage(problem, t, params.reward_bound, rng)?;
-        Self::from_data(problem, kernel, product, params, data, rng)
+        let data = learning_stage(problem, t, params.reward_bound, env)?;
+        Self::from_data(problem, kernel, joint, params, data, coins)
     }
 
     /// Lines 9-14 on given learning data, clipped to the parameters' `B` (checked), whose
-    /// contexts lie in `C` (checked).
+    /// contexts lie in `C` (checked). `rng` is the algorithm's coins (independent of the data).
+    ///
+    /// Draw order: the design sample for `gamma_T` ([`sample_approximating_set`] with
+    /// `design_sample` points), then `Z` (same function), then the sensitivity's own draws.
     pub fn from_data<R: Rng + ?Sized>(
         problem: &ContextualProblem,
         kernel: Arc<dyn Kernel>,
-        product: Option<&Product>,
+        joint: Option<&Arc<JointKernel>>,
         params: UscaParams,
         data: LearningData,
         rng: &mut R,
@@ -111,7 +114,8 @@ impl Usca {
         problem.contexts().check_batch(contexts)?;
         let t = data.len();
         let design = sample_approximating_set(problem, params.design_sample, rng)?;
-        let gamma_t = DesignSpectrum::estimate(kernel.as_ref(), design.view())?.gamma(t, params.tau)?;
+        let gamma_t =
+            DesignSpectrum::estimate(kernel.as_ref(), design.view())?.gamma(t, params.tau)?;
         let z_size = params.approximating_set.size(t, gamma_t)?;
         let z = sample_approximating_set(problem, z_size, rng)?;
         let variance = Arc::new(SurrogateVariance::new(kernel, z, t, params.tau)?);
@@ -119,7 +123,7 @@ impl Usca {
             params.sensitivity,
             &variance,
             problem,
-            product,
+            joint,
             params.reward_bound,
             rng,
         )?;
@@ -172,11 +176,12 @@ impl Usca {
     /// `mu_T(x, c)` for every action.
     pub fn utilities(&self, context: ArrayView1<'_, f64>) -> Result<Array1<f64>, UscaError> {
         self.problem.contexts().check(context, 0)?;
-        self.estimator
-            .mu(self.problem.joint_all(context).view())
+        self.estimator.mu(self.problem.joint_all(context).view())
     }
 
-    /// The private prediction's selection probabilities at `c` for `eps > 0`, or for
+    /// The selection probabilities of the exponential mechanism at `c` for `eps > 0` with the
+    /// fitted sensitivity (with [`crate::SensitivityRule::PaperEstimate`] this is the paper's
+    /// variant, for comparison only: no privacy claim; [`Usca::predict`] refuses it), or for
     /// `eps = inf` the non-private predictor `argmax_x mu_T(x, c)` ([`argmax_distribution`]).
     pub fn probabilities(
         &self,
@@ -187,7 +192,7 @@ impl Usca {
         if epsilon == f64::INFINITY {
             return Ok(argmax_distribution(u.view()));
         }
-        let m = privacy::mechanisms::ExponentialMechanism::new(epsilon, self.bound.sensitivity)?;
+        let m = privacy::mechanisms::ExponentialMechanism::new(epsilon, self.bound.sensitivity())?;
         Ok(m.probabilities(u.as_slice().unwrap_or(&u.to_vec()))?)
     }
 
@@ -211,5 +216,7 @@ pub fn argmax_distribution(u: ArrayView1<'_, f64>) -> Vec<f64> {
     #[allow(clippy::float_cmp)] // bit-equal maxima are the ties of the tie rule
     let ties: Vec<bool> = u.iter().map(|&v| v == m).collect();
     let k = ties.iter().filter(|&&t| t).count().max(1) as f64;
-    ties.iter().map(|&t| if t { 1.0 / k } else { 0.0 }).collect()
+    ties.iter()
+        .map(|&t| if t { 1.0 / k } else { 0.0 })
+        .collect()
 }

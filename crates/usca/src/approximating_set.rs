@@ -116,10 +116,23 @@ mod tests {
         assert_eq!(p.size(100, 10.0).unwrap(), 1000);
         assert!(matches!(
             p.size(101, 10.0),
-            Err(UscaError::ApproximatingSetTooLarge { size: 1111, limit: 1000 })
+            Err(UscaError::ApproximatingSetTooLarge {
+                size: 1111,
+                limit: 1000
+            })
         ));
-        assert_eq!(ApproximatingSetSize::Capped { cap: 500 }.size(100, 10.0).unwrap(), 500);
-        assert_eq!(ApproximatingSetSize::Fixed { m: 7 }.size(100, 10.0).unwrap(), 7);
+        assert_eq!(
+            ApproximatingSetSize::Capped { cap: 500 }
+                .size(100, 10.0)
+                .unwrap(),
+            500
+        );
+        assert_eq!(
+            ApproximatingSetSize::Fixed { m: 7 }
+                .size(100, 10.0)
+                .unwrap(),
+            7
+        );
         assert!(p.size(0, 10.0).is_err());
         assert!(p.size(10, 0.0).is_err());
         assert!(ApproximatingSetSize::Fixed { m: 0 }.size(10, 1.0).is_err());

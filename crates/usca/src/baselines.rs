@@ -48,15 +48,15 @@ pub struct PosteriorMeanBaseline<K: Kernel> {
 }
 
 impl<K: Kernel> PosteriorMeanBaseline<K> {
-    /// Fit the exact posterior (one `T x T` Cholesky) with regulariser `tau`; `b` is the
-    /// clipping bound of `data` (for the private variant's sensitivity).
+    /// Fit the exact posterior (one `T x T` Cholesky) with regulariser `tau`; the private
+    /// variant's sensitivity uses the data's clipping bound `B` ([`LearningData::bound`]).
     pub fn fit(
         kernel: K,
         problem: &ContextualProblem,
         data: &LearningData,
         tau: f64,
-        b: f64,
     ) -> Result<Self, UscaError> {
+        let b = data.bound();
         if kernel.sup_diag().is_none_or(|s| s > 1.0) {
             return Err(crate::InputError::Unsatisfied {
                 what: "kernel sup_x k(x, x) for the posterior-mean sensitivity",
@@ -87,7 +87,11 @@ impl<K: Kernel> PosteriorMeanBaseline<K> {
 
     /// `argmax_x mu(x, c)` for `eps = inf`, else the exponential mechanism on `mu(., c)` with
     /// `Delta_naive`: selection probabilities over `X`.
-    pub fn probabilities(&self, c: ArrayView1<'_, f64>, epsilon: f64) -> Result<Vec<f64>, UscaError> {
+    pub fn probabilities(
+        &self,
+        c: ArrayView1<'_, f64>,
+        epsilon: f64,
+    ) -> Result<Vec<f64>, UscaError> {
         let u = self.utilities(c)?;
         if epsilon == f64::INFINITY {
             return Ok(argmax_distribution(ndarray::ArrayView1::from(&u)));

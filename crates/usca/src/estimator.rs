@@ -106,7 +106,11 @@ impl SurrogateVariance {
     }
 
     /// `v = (K_ZZ + rho I)^{-1} K_{Z,W_T} y`, with `K_{Z,W_T} y` accumulated row by row.
-    fn weights(&self, w_t: ArrayView2<'_, f64>, y: ArrayView1<'_, f64>) -> Result<Array1<f64>, UscaError> {
+    fn weights(
+        &self,
+        w_t: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, f64>,
+    ) -> Result<Array1<f64>, UscaError> {
         let kzy: Array1<f64> = self
             .z
             .rows()
@@ -137,7 +141,11 @@ impl LearningData {
     pub fn new(points: Array2<f64>, rewards: Array1<f64>, b: f64) -> Result<Self, UscaError> {
         let b = positive("reward bound B", b)?;
         validation::non_empty("learning data W_T", points.nrows())?;
-        validation::matching_dimension("rewards Y_T (one per point)", points.nrows(), rewards.len())?;
+        validation::matching_dimension(
+            "rewards Y_T (one per point)",
+            points.nrows(),
+            rewards.len(),
+        )?;
         validation::ensure_finite("reward", rewards.iter())?;
         validation::ensure_finite("learning point", points.iter())?;
         Ok(Self {
@@ -147,18 +155,7 @@ impl LearningData {
         })
     }
 
-    /// Like [`LearningData::new`] without clipping: only for the verification crate's
-    /// positive control (a sensitivity argument that clipping is missing from must fail).
-    #[doc(hidden)]
-    pub fn new_unclipped_for_control(points: Array2<f64>, rewards: Array1<f64>) -> Self {
-        Self {
-            points,
-            rewards,
-            bound: f64::INFINITY,
-        }
-    }
-
-    /// The clipping bound `B` the rewards were clipped to (infinite for the unclipped control).
+    /// The clipping bound `B` the rewards were clipped to.
     pub fn bound(&self) -> f64 {
         self.bound
     }
@@ -249,8 +246,11 @@ mod tests {
         let tau = 0.5;
         let s = SurrogateVariance::new(Arc::new(k.clone()), w.clone(), 12, tau).unwrap();
         assert!((s.rho() - tau).abs() < 1e-15);
-        let e = UscaEstimator::fit(Arc::new(s), LearningData::new(w.clone(), y.clone(), 1.0).unwrap())
-            .unwrap();
+        let e = UscaEstimator::fit(
+            Arc::new(s),
+            LearningData::new(w.clone(), y.clone(), 1.0).unwrap(),
+        )
+        .unwrap();
         let gp = ExactGp::from_data(k, tau, w.view(), y.view()).unwrap();
         let q = array![[0.1, 0.2], [0.5, 0.9], [0.33, 0.4]];
         let (m, v) = gp.predict(q.view()).unwrap();
@@ -258,7 +258,12 @@ mod tests {
         let s2 = e.variance().sigma2(q.view()).unwrap();
         for i in 0..3 {
             assert!((mu[i] - m[i]).abs() < 1e-10, "{} vs {}", mu[i], m[i]);
-            assert!((s2[i] - v[i] / tau).abs() < 1e-10, "{} vs {}", s2[i], v[i] / tau);
+            assert!(
+                (s2[i] - v[i] / tau).abs() < 1e-10,
+                "{} vs {}",
+                s2[i],
+                v[i] / tau
+            );
         }
     }
 

@@ -41,10 +41,10 @@ use crate::algorithm::{Usca, argmax_distribution, learning_stage};
 use crate::approximating_set::ApproximatingSetSize;
 use crate::baselines::PosteriorMeanBaseline;
 use crate::error::UscaError;
-use crate::params::UscaParams;
-use crate::sensitivity::{SensitivityRule, proven_sup_sigma2};
 use crate::light_sensor::light_sensor;
+use crate::params::UscaParams;
 use crate::problem::Instance;
+use crate::sensitivity::{SensitivityRule, proven_sup_sigma2};
 use crate::synthetic::{KernelFamily, SyntheticProblem};
 
 /// `log2` of the smallest horizon.
@@ -142,9 +142,7 @@ pub fn trial_error_rates(
     let mut env = trial_rng(base_seed, trial, Role::Environment);
     let mut coins = trial_rng(base_seed, trial, Role::Agent);
     let inst = match (setting.source, data) {
-        (Source::Synthetic(spec), _) => {
-            spec.sample(&mut env)?
-        }
+        (Source::Synthetic(spec), _) => spec.sample(&mut env)?,
         (Source::LightSensor, Some(d)) => d.clone(),
         (Source::LightSensor, None) => {
             return Err(crate::InputError::Empty {
@@ -162,16 +160,16 @@ pub fn trial_error_rates(
         let usca = Usca::from_data(
             &inst.problem,
             inst.kernel.clone(),
-            Some(&inst.product),
+            Some(&inst.kernel),
             p,
             data.clone(),
             &mut coins,
         )?;
         let proven = 2.0 * b * proven_sup_sigma2(usca.estimator().variance())?;
-        let pm = PosteriorMeanBaseline::fit(inst.kernel.clone(), &inst.problem, &data, p.tau, b)?;
+        let pm = PosteriorMeanBaseline::fit(inst.kernel.clone(), &inst.problem, &data, p.tau)?;
         let mechanisms: Vec<ExponentialMechanism> = EPSILONS
             .iter()
-            .map(|&e| ExponentialMechanism::new(e, usca.summary().bound.sensitivity))
+            .map(|&e| ExponentialMechanism::new(e, usca.summary().bound.sensitivity()))
             .collect::<Result<_, _>>()?;
         let proven_m = ExponentialMechanism::new(1.0, proven)?;
         let naive_m = ExponentialMechanism::new(1.0, pm.sensitivity())?;
@@ -182,7 +180,9 @@ pub fn trial_error_rates(
             let best = f.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let gap = |p: &[f64]| best - p.iter().zip(f.iter()).map(|(p, f)| p * f).sum::<f64>();
             let u = usca.utilities(c)?;
-            let us = u.as_slice().ok_or(crate::InputError::Empty { what: "utilities" })?;
+            let us = u
+                .as_slice()
+                .ok_or(crate::InputError::Empty { what: "utilities" })?;
             let v = pm.utilities(c)?;
             for (k, m) in mechanisms.iter().enumerate() {
                 sums[k] += gap(&m.probabilities(us)?);
@@ -270,7 +270,10 @@ impl PaperExperiments for Pavlovic2025 {
             ("er-matern-1d", "Matern-5/2 factors, C = [0, 1]"),
             ("er-se-2d", "SE x SE, C = [0, 1]^2"),
             ("er-matern-2d", "Matern-5/2 factors, C = [0, 1]^2"),
-            ("er-light", "light sensors: sensor = action, ambient level = context"),
+            (
+                "er-light",
+                "light sensors: sensor = action, ambient level = context",
+            ),
         ]
         .into_iter()
         .map(|(id, caption)| {
@@ -357,7 +360,10 @@ impl PaperExperiments for Pavlovic2025 {
             }
             if r.curves.len() >= 4 {
                 let x: Vec<f64> = EPSILONS.iter().map(|e| -e.ln()).collect();
-                let y: Vec<f64> = r.curves[..4].iter().map(|c| c.summary.last().0.ln()).collect();
+                let y: Vec<f64> = r.curves[..4]
+                    .iter()
+                    .map(|c| c.summary.last().0.ln())
+                    .collect();
                 s.push_str(&format!(
                     "| {} | slope in 1/eps at the largest T (eps = 0.1..2) | {:.3} | - |\n",
                     r.figure.id,

@@ -89,7 +89,10 @@ mod tests {
         let k = SquaredExponential::isotropic(0.2).unwrap();
         let x = Array2::from_shape_fn((200, 1), |(i, _)| i as f64 / 199.0);
         let s = DesignSpectrum::estimate(&k, x.view()).unwrap();
-        let g: Vec<f64> = [64, 256, 1024].iter().map(|&t| s.gamma(t, 1.0).unwrap()).collect();
+        let g: Vec<f64> = [64, 256, 1024]
+            .iter()
+            .map(|&t| s.gamma(t, 1.0).unwrap())
+            .collect();
         assert!(g[0] < g[1] && g[1] < g[2]);
         assert!(g[2] / g[0] < 4.0, "{g:?}");
     }

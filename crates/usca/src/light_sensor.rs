@@ -21,10 +21,10 @@ use std::sync::Arc;
 
 use bandit::domain::{BoxDomain, FiniteDomain};
 use bandit::objective::Objective;
-use kernel::{Product, SquaredExponential};
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 
 use crate::error::UscaError;
+use crate::joint_kernel::{JointKernel, KernelFamily};
 use crate::problem::{ContextSpace, ContextualProblem, Instance};
 
 /// The reward table as an objective on `W = [x; c]`: the reading of the sensor at `x` at the
@@ -46,7 +46,11 @@ impl ReadingTable {
             })
             .unwrap_or(0);
         let r = (0..self.levels.len())
-            .min_by(|&a, &b| (self.levels[a] - c).abs().total_cmp(&(self.levels[b] - c).abs()))
+            .min_by(|&a, &b| {
+                (self.levels[a] - c)
+                    .abs()
+                    .total_cmp(&(self.levels[b] - c).abs())
+            })
             .unwrap_or(0);
         (r, i)
     }
@@ -65,13 +69,8 @@ impl Objective for ReadingTable {
 }
 
 /// The product kernel of the instance.
-pub fn light_sensor_kernel() -> Result<Product, UscaError> {
-    Ok(Product::new(
-        Box::new(SquaredExponential::isotropic(0.2)?),
-        Box::new(SquaredExponential::isotropic(0.2)?),
-        2,
-        1,
-    )?)
+pub fn light_sensor_kernel() -> Result<JointKernel, UscaError> {
+    JointKernel::new(KernelFamily::SquaredExponential, 0.2, 0.2, 2, 1)
 }
 
 fn min_max(v: ArrayView1<'_, f64>) -> Result<(f64, f64), UscaError> {
@@ -90,7 +89,9 @@ pub fn light_sensor(data_dir: &Path) -> Result<Instance, UscaError> {
     let mut positions = coords.clone();
     for j in 0..2 {
         let (lo, hi) = min_max(coords.column(j))?;
-        positions.column_mut(j).mapv_inplace(|v| (v - lo) / (hi - lo));
+        positions
+            .column_mut(j)
+            .mapv_inplace(|v| (v - lo) / (hi - lo));
     }
     let table = &d.rewards; // rows = time steps, scaled readings
     let ambient = table.mean_axis(Axis(1)).ok_or(crate::InputError::Empty {
@@ -128,20 +129,22 @@ pub fn light_sensor(data_dir: &Path) -> Result<Instance, UscaError> {
         v.row_mut(k).assign(&(&values[k] / counts[k]));
     }
     let levels = Array1::from(levels);
-    let contexts = ContextSpace::empirical(
-        BoxDomain::unit(1)?,
-        levels.clone().insert_axis(Axis(1)),
-    )?;
+    let contexts =
+        ContextSpace::empirical(BoxDomain::unit(1)?, levels.clone().insert_axis(Axis(1)))?;
     let reward = ReadingTable {
         positions: positions.clone(),
         levels,
         values: v,
     };
-    let problem = ContextualProblem::new(FiniteDomain::new(positions)?, contexts, Arc::new(reward), 0.0)?;
+    let problem = ContextualProblem::new(
+        FiniteDomain::new(positions)?,
+        contexts,
+        Arc::new(reward),
+        0.0,
+    )?;
     Ok(Instance {
         problem,
         kernel: Arc::new(light_sensor_kernel()?),
-        product: Arc::new(light_sensor_kernel()?),
     })
 }
 
@@ -155,7 +158,10 @@ mod tests {
         let dir = bandit::dataset::default_data_dir();
         let inst = light_sensor(&dir).expect("the shared data folder ../shared/data");
         assert_eq!(inst.problem.actions().len(), 41);
-        let c = inst.problem.contexts().sample(5, &mut rand_chacha::ChaCha20Rng::from_seed([7; 32]));
+        let c = inst
+            .problem
+            .contexts()
+            .sample(5, &mut rand_chacha::ChaCha20Rng::from_seed([7; 32]));
         for row in c.rows() {
             let f = inst.problem.means(row).unwrap();
             assert!(f.iter().all(|&v| (0.0..=1.0).contains(&v)));

@@ -21,7 +21,7 @@ use crate::sensitivity::SensitivityBound;
 /// `Z` (hence `sigma^2` and the sensitivity) and `c_{T+1}` are fixed before the data are
 /// read: `Z` comes from the algorithm's coins, `c_{T+1}` is the same in both databases of a
 /// `t`-neighbouring pair (Definition 2.4). For each action `x`, the utility `mu_T(x, c_{T+1})`
-/// moves by at most `Delta = 2 B sup_W sigma^2` ([`crate::sensitivity`]), so the exponential
+/// moves by at most `Delta = 2 B sup_W sigma^2` ([`crate::sensitivity()`]), so the exponential
 /// mechanism with `exp(eps u / (2 Delta))` is `eps`-DP in the data (McSherry & Talwar 2007,
 /// Thm 6; Dwork & Roth 2014, Thm 3.10), provided `Delta` is a bound (not the paper's
 /// estimate). The learning stage's queries are uniform and data-independent, so they cost no
@@ -37,7 +37,11 @@ pub struct PredictionStage {
 
 impl PredictionStage {
     /// The stage for context `c_{T+1} = context` (checked to lie in `C`), privacy budget
-    /// `eps > 0` and the sensitivity `bound`.
+    /// `eps > 0` and the sensitivity `bound`, which must be a proven or certified bound (the
+    /// paper's estimate is refused: it would make the claim false).
+    ///
+    /// Each release is one `eps`-DP prediction; `k` predictions on the same data cost `k eps`
+    /// (basic composition), as the paper's single `c_{T+1}` does not say.
     pub fn new(
         variance: Arc<SurrogateVariance>,
         problem: ContextualProblem,
@@ -46,7 +50,15 @@ impl PredictionStage {
         bound: SensitivityBound,
     ) -> Result<Self, UscaError> {
         problem.contexts().check(context.view(), 0)?;
-        let mechanism = ExponentialMechanism::new(epsilon, bound.sensitivity)?;
+        if !bound.rule().is_bound() {
+            return Err(crate::InputError::Unsatisfied {
+                what: "sensitivity of the prediction stage",
+                value: bound.sensitivity(),
+                requirement: "must be a proven or certified bound, not the paper's estimate",
+            }
+            .into());
+        }
+        let mechanism = ExponentialMechanism::new(epsilon, bound.sensitivity())?;
         Ok(Self {
             variance,
             problem,
@@ -71,10 +83,42 @@ impl PredictionStage {
         self.context.view()
     }
 
-    /// The utilities `mu_T(x, c_{T+1})` for every `x` in `X`.
+    /// A typed error unless `data` were clipped to at most the `B` of the sensitivity, every
+    /// `x_t` is an action of `X` and every `c_t` lies in `C` (the sensitivity argument ranges
+    /// over `X x C` and clipped rewards only).
+    pub fn check_data(&self, data: &LearningData) -> Result<(), UscaError> {
+        if data.bound() > self.bound.reward_bound() {
+            return Err(crate::InputError::Unsatisfied {
+                what: "clipping bound of the learning data",
+                value: data.bound(),
+                requirement: "must be at most the B of the sensitivity",
+            }
+            .into());
+        }
+        let dx = self.problem.actions().dim();
+        let (xs, cs) = data.points().split_at(ndarray::Axis(1), dx);
+        self.problem.contexts().check_batch(cs)?;
+        let actions = self.problem.actions().points();
+        for (t, x) in xs.rows().into_iter().enumerate() {
+            if !actions.rows().into_iter().any(|a| a == x) {
+                return Err(crate::InputError::IndexOutOfRange {
+                    what: "learning row whose action is not in X; row",
+                    index: t,
+                    len: data.len(),
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The utilities `mu_T(x, c_{T+1})` for every `x` in `X` ([`PredictionStage::check_data`]
+    /// first).
     pub fn utilities(&self, data: &LearningData) -> Result<Vec<f64>, UscaError> {
+        self.check_data(data)?;
         let e = UscaEstimator::fit(self.variance.clone(), data.clone())?;
-        Ok(e.mu(self.problem.joint_all(self.context.view()).view())?.to_vec())
+        Ok(e.mu(self.problem.joint_all(self.context.view()).view())?
+            .to_vec())
     }
 
     /// The selection probabilities of every action.
@@ -91,8 +135,8 @@ impl Mechanism for PredictionStage {
         let mut c = self.mechanism.claim();
         c.subject = format!(
             "USCA prediction stage ({}; Delta = {:.4})",
-            self.bound.rule.label(),
-            self.bound.sensitivity
+            self.bound.rule().label(),
+            self.bound.sensitivity()
         );
         c.neighbouring = "learning data sets that differ in one user's (context, reward), \
                           rewards clipped to [-B, B], the same Z and c_{T+1}"

@@ -19,7 +19,10 @@ use validation::{ensure_finite, non_negative};
 pub enum ContextDistribution {
     /// Uniform on the box `C`.
     Uniform,
-    /// Uniform over a finite list of contexts in `C` (rows), e.g. the contexts of a data set.
+    /// Uniform over a finite list of contexts in `C` (rows). The list is public and must not
+    /// depend on the learning data: `Z` is drawn from `kappa`, and the proof needs `Z`
+    /// independent of the data (a list of other, public contexts, as in the light-sensor
+    /// instance where it is the distribution of the ambient level, is fine).
     Empirical(Array2<f64>),
 }
 
@@ -244,16 +247,15 @@ impl ContextualProblem {
     }
 }
 
-/// A problem with its kernel on `W` (shared with the estimator) and the same kernel as a
-/// [`kernel::Product`] (for [`crate::SensitivityRule::Certified`]).
+/// A problem with its kernel on `W` (a [`JointKernel`](crate::JointKernel), so that the
+/// certified sensitivity applies; pass `inst.kernel.clone()` as the estimator's kernel and
+/// `Some(&inst.kernel)` as the certified rule's).
 #[derive(Debug, Clone)]
 pub struct Instance {
     /// The problem.
     pub problem: ContextualProblem,
     /// The kernel on `W`.
-    pub kernel: Arc<dyn kernel::Kernel>,
-    /// The same kernel, typed.
-    pub product: Arc<kernel::Product>,
+    pub kernel: Arc<crate::JointKernel>,
 }
 
 /// An estimate of the error rate of eq. (1) over `n` fresh contexts.

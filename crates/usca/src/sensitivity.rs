@@ -27,9 +27,10 @@
 //!   On a grid of `C` with cells of half-width `h_i` and every `x` of the finite `X`:
 //!   `sup_W sigma <= max_grid sigma + tau^{-1/2} d_max`, with
 //!   `d_max^2 = 2 sup k_X (k_C(0,0) - k_C(0, h))`, valid for a product kernel whose context
-//!   factor is stationary and decreasing in every `|c_i - c'_i|` (SE, Matérn). It depends only
-//!   on `Z` (not on the data), so the mechanism stays `eps`-DP; the result is capped at the
-//!   proven `sup_diag / tau`.
+//!   factor is stationary and decreasing in every `|c_i - c'_i|`: the rule accepts only a
+//!   [`JointKernel`] (SE or Matérn 5/2 factors) and checks that it is the estimator's kernel
+//!   (the same object). It depends only on `Z` (not on the data), so the mechanism stays
+//!   `eps`-DP; the result is capped at the proven `sup_diag / tau`.
 //! - [`SensitivityRule::PaperEstimate`]: `2 B max sigma^2` over a finite sample of `W`: **not a
 //!   bound** (the supremum can be larger between the samples); offered only to compare with the
 //!   paper (papers/README.md).
@@ -40,8 +41,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{InputError, UscaError};
 use crate::estimator::SurrogateVariance;
+use crate::joint_kernel::JointKernel;
 use crate::problem::ContextualProblem;
-use kernel::{Kernel, Product};
+use kernel::Kernel;
 
 /// How the sensitivity `2 B sup_W sigma^2` of the prediction stage is computed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -64,7 +66,6 @@ pub enum SensitivityRule {
     },
 }
 
-
 impl SensitivityRule {
     /// Whether the rule gives a proven upper bound (so the mechanism is `eps`-DP).
     pub fn is_bound(self) -> bool {
@@ -81,27 +82,49 @@ impl SensitivityRule {
     }
 }
 
-/// `sup_W sigma^2` as bounded or estimated by a rule, and the sensitivity `2 B` times it.
+/// `sup_W sigma^2` as bounded or estimated by a rule, the clipping bound `B`, and the
+/// sensitivity `2 B` times it. Only [`sensitivity()`] makes one (the fields are private), so a
+/// [`crate::PredictionStage`] never runs on a hand-written `Delta`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SensitivityBound {
+    rule: SensitivityRule,
+    sup_sigma2: f64,
+    reward_bound: f64,
+    sensitivity: f64,
+}
+
+impl SensitivityBound {
     /// The rule.
-    pub rule: SensitivityRule,
+    pub fn rule(&self) -> SensitivityRule {
+        self.rule
+    }
+
     /// The value used for `sup_W sigma^2`.
-    pub sup_sigma2: f64,
+    pub fn sup_sigma2(&self) -> f64 {
+        self.sup_sigma2
+    }
+
+    /// The clipping bound `B` the sensitivity assumes.
+    pub fn reward_bound(&self) -> f64 {
+        self.reward_bound
+    }
+
     /// `Delta = 2 B sup_sigma2`.
-    pub sensitivity: f64,
+    pub fn sensitivity(&self) -> f64 {
+        self.sensitivity
+    }
 }
 
 /// Compute the sensitivity of `mu_T` by `rule`, for rewards clipped to `B`.
 ///
-/// [`SensitivityRule::Certified`] needs the kernel to be a [`Product`] (pass it as
-/// `product`); the sampling of [`SensitivityRule::PaperEstimate`] uses `rng` (the algorithm's
-/// coins).
+/// [`SensitivityRule::Certified`] needs the estimator's kernel to be a [`JointKernel`]: pass
+/// that same `Arc` as `joint` (checked by address); the sampling of
+/// [`SensitivityRule::PaperEstimate`] uses `rng` (the algorithm's coins).
 pub fn sensitivity<R: Rng + ?Sized>(
     rule: SensitivityRule,
     variance: &SurrogateVariance,
     problem: &ContextualProblem,
-    product: Option<&Product>,
+    joint: Option<&std::sync::Arc<JointKernel>>,
     b: f64,
     rng: &mut R,
 ) -> Result<SensitivityBound, UscaError> {
@@ -110,65 +133,64 @@ pub fn sensitivity<R: Rng + ?Sized>(
     let sup_sigma2 = match rule {
         SensitivityRule::Proven => proven,
         SensitivityRule::Certified { points_per_dim } => {
-            let product = product.ok_or(InputError::Unsatisfied {
+            let joint = joint.ok_or(InputError::Unsatisfied {
                 what: "kernel for the certified sensitivity",
                 value: f64::NAN,
-                requirement: "must be a product kernel k_X k_C with a stationary context factor",
+                requirement: "must be given: a JointKernel (SE or Matern-5/2 factors)",
             })?;
-            same_kernel(variance, product)?;
-            certified_sup_sigma2(variance, problem, product, points_per_dim)?.min(proven)
+            if !std::ptr::addr_eq(
+                std::sync::Arc::as_ptr(variance.kernel()),
+                std::sync::Arc::as_ptr(joint),
+            ) {
+                return Err(InputError::Unsatisfied {
+                    what: "kernel for the certified sensitivity",
+                    value: f64::NAN,
+                    requirement: "must be the estimator's own kernel (the same Arc)",
+                }
+                .into());
+            }
+            certified_sup_sigma2(variance, problem, joint, points_per_dim)?.min(proven)
         }
         SensitivityRule::PaperEstimate { samples } => {
             let w = crate::approximating_set::sample_approximating_set(problem, samples, rng)?;
-            variance.sigma2(w.view())?.iter().copied().fold(0.0, f64::max)
+            variance
+                .sigma2(w.view())?
+                .iter()
+                .copied()
+                .fold(0.0, f64::max)
         }
     };
     Ok(SensitivityBound {
         rule,
         sup_sigma2,
+        reward_bound: b,
         sensitivity: 2.0 * b * sup_sigma2,
     })
 }
 
-/// A typed error unless `product` and the variance's kernel agree (to 1e-12) on every pair of
-/// the first 8 points of `Z`: the certified bound reads the product's factors.
-fn same_kernel(variance: &SurrogateVariance, product: &Product) -> Result<(), UscaError> {
-    let z = variance.approximating_set();
-    let n = z.nrows().min(8);
-    for i in 0..n {
-        for j in 0..n {
-            let a = variance.kernel().value(z.row(i), z.row(j))?;
-            let b = product.value(z.row(i), z.row(j))?;
-            if (a - b).abs() > 1e-12 {
-                return Err(InputError::Unsatisfied {
-                    what: "product kernel of the certified sensitivity",
-                    value: b,
-                    requirement: "must be the kernel of the surrogate variance",
-                }
-                .into());
-            }
-        }
-    }
-    Ok(())
-}
-
 /// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.
 pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError> {
-    let sup = variance.kernel().sup_diag().ok_or(InputError::Unsatisfied {
-        what: "kernel sup_x k(x, x)",
-        value: f64::INFINITY,
-        requirement: "must be finite (a bounded kernel) for a sensitivity bound",
-    })?;
+    let sup = variance
+        .kernel()
+        .sup_diag()
+        .ok_or(InputError::Unsatisfied {
+            what: "kernel sup_x k(x, x)",
+            value: f64::INFINITY,
+            requirement: "must be finite (a bounded kernel) for a sensitivity bound",
+        })?;
     Ok(sup / variance.tau())
 }
 
-/// The certified bound `(max_grid sigma + tau^{-1/2} d_max)^2` of the module docs.
+/// The certified bound `(max_grid sigma + tau^{-1/2} d_max)^2` of the module docs, not capped
+/// (the rule caps it at `sup_diag / tau`). `joint` must be the variance's kernel (the rule
+/// checks it; this function is for the verification of the bound itself).
 pub fn certified_sup_sigma2(
     variance: &SurrogateVariance,
     problem: &ContextualProblem,
-    product: &Product,
+    joint: &JointKernel,
     points_per_dim: usize,
 ) -> Result<f64, UscaError> {
+    let product = joint.product();
     let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
     let set = problem.contexts().set();
     let dc = set.dim();
@@ -224,7 +246,11 @@ pub fn argmax_sigma2(
                 let j = rem % n;
                 rem /= n;
                 let (l, u) = (set.lower()[i], set.upper()[i]);
-                if n == 1 { 0.5 * (l + u) } else { l + (u - l) * j as f64 / (n - 1) as f64 }
+                if n == 1 {
+                    0.5 * (l + u)
+                } else {
+                    l + (u - l) * j as f64 / (n - 1) as f64
+                }
             })
             .collect();
         let s2 = variance.sigma2(problem.joint_all(c.view()).view())?;

@@ -8,40 +8,14 @@ use std::sync::Arc;
 
 use bandit::domain::BoxDomain;
 use bandit::objective::{Objective, RkhsFunction};
-use kernel::{Kernel, Matern, MaternNu, Product, SquaredExponential};
 use ndarray::{Array1, Array2, Axis, concatenate};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
 use crate::error::UscaError;
+use crate::joint_kernel::JointKernel;
+pub use crate::joint_kernel::KernelFamily;
 use crate::problem::{ContextSpace, ContextualProblem, Instance};
-
-/// The kernel family of both factors of the product kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KernelFamily {
-    /// Squared exponential.
-    SquaredExponential,
-    /// Matérn 5/2.
-    Matern52,
-}
-
-impl KernelFamily {
-    /// The short name ("SE", "Matern-5/2").
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::SquaredExponential => "SE",
-            Self::Matern52 => "Matern-5/2",
-        }
-    }
-
-    fn factor(self, l: f64) -> Result<Box<dyn Kernel>, UscaError> {
-        Ok(match self {
-            Self::SquaredExponential => Box::new(SquaredExponential::isotropic(l)?),
-            Self::Matern52 => Box::new(Matern::isotropic(MaternNu::FiveHalves, l)?),
-        })
-    }
-}
 
 /// A synthetic contextual problem family.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -80,13 +54,14 @@ impl Default for SyntheticProblem {
 
 impl SyntheticProblem {
     /// The product kernel `k_X k_C` on `W`.
-    pub fn kernel(&self) -> Result<Product, UscaError> {
-        Ok(Product::new(
-            self.family.factor(self.action_lengthscale)?,
-            self.family.factor(self.context_lengthscale)?,
+    pub fn kernel(&self) -> Result<JointKernel, UscaError> {
+        JointKernel::new(
+            self.family,
+            self.action_lengthscale,
+            self.context_lengthscale,
             1,
             self.context_dim,
-        )?)
+        )
     }
 
     /// Draw an instance. Draw order: the `n_centres` centres (each: an action index
@@ -104,11 +79,7 @@ impl SyntheticProblem {
             for _ in 0..n {
                 let a = rng.random_range(0..self.n_actions);
                 let c = contexts.sample(1, rng);
-                rows.push(concatenate![
-                    Axis(0),
-                    actions.points().row(a),
-                    c.row(0)
-                ]);
+                rows.push(concatenate![Axis(0), actions.points().row(a), c.row(0)]);
             }
             let views: Vec<_> = rows.iter().map(|r| r.view()).collect();
             ndarray::stack(Axis(0), &views).expect("rows of one length")
@@ -130,7 +101,6 @@ impl SyntheticProblem {
         Ok(Instance {
             problem,
             kernel: Arc::new(self.kernel()?),
-            product: Arc::new(self.kernel()?),
         })
     }
 }

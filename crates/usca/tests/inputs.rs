@@ -7,20 +7,20 @@ use ndarray::{Array1, Array2, array};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use usca::synthetic::SyntheticProblem;
-use usca::{
-    ContextSpace, InputError, LearningData, Usca, UscaError, UscaParams, learning_stage,
-};
+use usca::{ContextSpace, InputError, LearningData, Usca, UscaError, UscaParams, learning_stage};
 
 fn fitted() -> (usca::Instance, Usca) {
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let mut coins = ChaCha20Rng::seed_from_u64(30);
     let u = Usca::learn(
         &inst.problem,
         inst.kernel.clone(),
-        Some(&inst.product),
+        Some(&inst.kernel),
         UscaParams::default(),
         16,
         &mut rng,
+        &mut coins,
     )
     .unwrap();
     (inst, u)
@@ -41,14 +41,32 @@ fn tau_b_and_t_are_validated() {
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
     let learn = |p: UscaParams, t: usize, rng: &mut ChaCha20Rng| {
-        Usca::learn(&inst.problem, inst.kernel.clone(), None, p, t, rng)
+        let mut coins = ChaCha20Rng::seed_from_u64(40);
+        Usca::learn(
+            &inst.problem,
+            inst.kernel.clone(),
+            None,
+            p,
+            t,
+            rng,
+            &mut coins,
+        )
     };
-    let bad_tau = UscaParams { tau: 0.0, ..UscaParams::default() };
+    let bad_tau = UscaParams {
+        tau: 0.0,
+        ..UscaParams::default()
+    };
     assert!(matches!(
         learn(bad_tau, 8, &mut rng),
-        Err(UscaError::Input(InputError::NotPositive { what: "tau", .. }))
+        Err(UscaError::Input(InputError::NotPositive {
+            what: "tau",
+            ..
+        }))
     ));
-    let bad_b = UscaParams { reward_bound: -1.0, ..UscaParams::default() };
+    let bad_b = UscaParams {
+        reward_bound: -1.0,
+        ..UscaParams::default()
+    };
     assert!(matches!(
         learn(bad_b, 8, &mut rng),
         Err(UscaError::Input(InputError::NotPositive { .. }))
@@ -88,9 +106,12 @@ fn a_context_outside_c_is_an_error() {
 
 #[test]
 fn a_nan_reward_is_an_error() {
-    let e = LearningData::new(array![[0.1, 0.2], [0.3, 0.4]], array![0.5, f64::NAN], 1.0)
-        .unwrap_err();
-    assert!(matches!(e, UscaError::Input(InputError::NonFinite { .. })), "{e}");
+    let e =
+        LearningData::new(array![[0.1, 0.2], [0.3, 0.4]], array![0.5, f64::NAN], 1.0).unwrap_err();
+    assert!(
+        matches!(e, UscaError::Input(InputError::NonFinite { .. })),
+        "{e}"
+    );
 }
 
 #[test]
@@ -108,5 +129,8 @@ fn a_reward_function_of_the_wrong_dimension_is_refused() {
         Arc::new(f),
         0.1,
     );
-    assert!(matches!(r, Err(UscaError::Input(InputError::DimensionMismatch { .. }))));
+    assert!(matches!(
+        r,
+        Err(UscaError::Input(InputError::DimensionMismatch { .. }))
+    ));
 }

@@ -21,7 +21,9 @@ fn release_is_select_on_utilities() {
         &mut rng,
     )
     .unwrap();
-    let stage = u.prediction_stage(ndarray::array![0.3].view(), 1.0).unwrap();
+    let stage = u
+        .prediction_stage(ndarray::array![0.3].view(), 1.0)
+        .unwrap();
     let util = stage.utilities(&data).unwrap();
     for seed in 0..20 {
         let a = stage
@@ -46,8 +48,16 @@ fn seeded_run_snapshot() {
         sensitivity: SensitivityRule::Certified { points_per_dim: 32 },
         ..UscaParams::default()
     };
-    let u = Usca::learn(&inst.problem, inst.kernel.clone(), Some(&inst.product), params, 64, &mut rng)
-        .unwrap();
+    let u = Usca::learn(
+        &inst.problem,
+        inst.kernel.clone(),
+        Some(&inst.kernel),
+        params,
+        64,
+        &mut rng,
+        &mut ChaCha20Rng::seed_from_u64(2026),
+    )
+    .unwrap();
     let s = u.summary();
     let c = ndarray::array![0.4];
     let utilities = u.utilities(c.view()).unwrap();
@@ -62,8 +72,8 @@ fn seeded_run_snapshot() {
         "gamma_t": round(s.gamma_t),
         "k": s.k,
         "z_size": s.z_size,
-        "sup_sigma2": round(s.bound.sup_sigma2),
-        "sensitivity": round(s.bound.sensitivity),
+        "sup_sigma2": round(s.bound.sup_sigma2()),
+        "sensitivity": round(s.bound.sensitivity()),
         "utilities_first_5": utilities.iter().take(5).map(|&v| round(v)).collect::<Vec<_>>(),
         "probabilities_first_5": p.iter().take(5).map(|&v| round(v)).collect::<Vec<_>>(),
         "error_rate_eps2": round(er.mean),

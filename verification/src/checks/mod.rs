@@ -10,11 +10,11 @@ pub mod audit;
 pub mod bandit;
 pub mod checker;
 pub mod dp_fts_de;
-pub mod usca;
 pub mod jdp_qff;
 pub mod kernel;
 pub mod ldp_bo;
 pub mod privacy;
+pub mod usca;
 
 use crate::check::{Check, CheckError};
 use crate::fixtures::Entry;

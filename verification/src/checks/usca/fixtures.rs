@@ -17,7 +17,12 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     Ok(vec![estimator_fixture()?, mechanism_fixture()?])
 }
 
-fn entry(name: &str, description: &str, inputs: serde_json::Value, outputs: serde_json::Value) -> Entry {
+fn entry(
+    name: &str,
+    description: &str,
+    inputs: serde_json::Value,
+    outputs: serde_json::Value,
+) -> Entry {
     crate::fixtures::area_entry("usca", name, description, inputs, outputs)
 }
 
@@ -42,7 +47,14 @@ fn estimator_fixture() -> Result<Entry, CheckError> {
         [0.7, 0.95],
     ]);
     let y = arr1(&[0.3, -0.8, 1.1, 2.4, -0.2, 0.5, -1.0, 0.05]);
-    let z = arr2(&[[0.1, 0.2], [0.5, 0.5], [0.9, 0.8], [0.3, 0.7], [0.7, 0.1], [0.5, 0.95]]);
+    let z = arr2(&[
+        [0.1, 0.2],
+        [0.5, 0.5],
+        [0.9, 0.8],
+        [0.3, 0.7],
+        [0.7, 0.1],
+        [0.5, 0.95],
+    ]);
     let q = arr2(&[[0.0, 0.0], [0.25, 0.5], [0.5, 0.4], [0.75, 0.9], [1.0, 1.0]]);
     let (t, tau, b) = (8usize, 0.5, 1.5);
     let data = LearningData::new(w_t.clone(), y.clone(), b)?;

@@ -54,18 +54,41 @@ fn error_rate(t: usize, eps: f64, seed: u64, frozen: bool) -> Result<f64, usca::
         let y = data.rewards().select(ndarray::Axis(0), &idx);
         data = LearningData::new(pts, y, p.reward_bound)?;
     }
-    let u = Usca::from_data(&inst.problem, inst.kernel.clone(), Some(&inst.product), p, data, &mut rng)?;
+    let u = Usca::from_data(
+        &inst.problem,
+        inst.kernel.clone(),
+        Some(&inst.kernel),
+        p,
+        data,
+        &mut rng,
+    )?;
     Ok(inst
         .problem
         .error_rate(|c| u.probabilities(c, eps), 300, &mut rng)?
         .mean)
 }
 
-fn in_t(ctx: &Context, frozen: bool, kind: CheckKind, expected: Verdict, subject: &str) -> CheckResult {
-    let cfg = scaling_config(HORIZONS.to_vec(), ctx.mode.pick(16, 32), ctx.check_seed(), -0.5, 1.5);
+fn in_t(
+    ctx: &Context,
+    frozen: bool,
+    kind: CheckKind,
+    expected: Verdict,
+    subject: &str,
+) -> CheckResult {
+    let cfg = scaling_config(
+        HORIZONS.to_vec(),
+        ctx.mode.pick(16, 32),
+        ctx.check_seed(),
+        -0.5,
+        1.5,
+    );
     let r = check_scaling(|t, seed| error_rate(t, EPS_FIXED, seed, frozen), &cfg)?;
     let o = scaling_outcome(ctx, kind, subject, &r, expected);
-    Ok(if kind == CheckKind::Scaling { o.false_alarm(ALPHA) } else { o })
+    Ok(if kind == CheckKind::Scaling {
+        o.false_alarm(ALPHA)
+    } else {
+        o
+    })
 }
 
 pub(super) fn error_rate_in_t(ctx: &Context) -> CheckResult {
@@ -120,7 +143,11 @@ fn in_eps(ctx: &Context, swapped: bool) -> CheckResult {
         format!(
             "the exponent k of ER ~ eps^-k over eps = {EPSILONS:?} ({seeds} seeds, bootstrap \
              interval at level 1 - {ALPHA:e}) lies in [0, 1]{}",
-            if swapped { "; the control passes when this fails" } else { "" }
+            if swapped {
+                "; the control passes when this fails"
+            } else {
+                ""
+            }
         ),
         format!(
             "{}: k = {:.3}, interval [{:.3}, {:.3}]; mean error rates {:?}",
@@ -128,7 +155,10 @@ fn in_eps(ctx: &Context, swapped: bool) -> CheckResult {
             r.exponent,
             r.exponent_lower,
             r.exponent_upper,
-            r.mean.iter().map(|v| (v * 1e4).round() / 1e4).collect::<Vec<_>>()
+            r.mean
+                .iter()
+                .map(|v| (v * 1e4).round() / 1e4)
+                .collect::<Vec<_>>()
         ),
         verdict,
     )
