@@ -13,8 +13,9 @@
 //! (`Z = T Lambda + tau I`). The `lambda_j` are estimated by the eigenvalues of `K_n / n` for
 //! `n` points drawn from `rho` (the Nyström estimate of the operator spectrum); eigenvalues past
 //! the `n`-th are missing (and the top ones are biased upwards), so with `n` too small the value
-//! is off in either direction; a smaller estimate means a larger `K` (more work), and no
-//! choice of `gamma_T` affects privacy. The greedy estimate of the kernel crate
+//! can be off in either direction. A smaller estimate means a larger `K` (more work, the safe
+//! side of Lemma 6.1's `K >= T / gamma_T`), a larger one a smaller `K` (that condition may
+//! fail: utility only); no choice of `gamma_T` affects privacy. The greedy estimate of the kernel crate
 //! ([`kernel::information_gain::greedy_information_gain`]) costs `O(T^2 n)` and would be run
 //! for every `T`; this costs one `n x n` eigendecomposition for all `T`.
 

@@ -181,6 +181,26 @@ pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError>
     Ok(sup / variance.tau())
 }
 
+/// The two parts of the certified bound of the module docs: the largest `sigma` on the grid of
+/// cell centres and the Lipschitz slack `tau^{-1/2} d_max` that covers the rest of each cell.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Certificate {
+    /// `max sigma(x, g)` over every action `x` and every grid context `g`.
+    pub grid_max_sigma: f64,
+    /// `tau^{-1/2} d_max`: how much `sigma` can grow from a grid context to any context of its
+    /// cell.
+    pub slack: f64,
+}
+
+impl Certificate {
+    /// The certified bound `(grid_max_sigma + slack)^2` on `sup_W sigma^2`, not capped (the
+    /// rule caps it at `sup_diag / tau`).
+    pub fn bound(&self) -> f64 {
+        let b = self.grid_max_sigma + self.slack;
+        b * b
+    }
+}
+
 /// The certified bound `(max_grid sigma + tau^{-1/2} d_max)^2` of the module docs, not capped
 /// (the rule caps it at `sup_diag / tau`). `joint` must be the variance's kernel (the rule
 /// checks it; this function is for the verification of the bound itself).
@@ -190,6 +210,17 @@ pub fn certified_sup_sigma2(
     joint: &JointKernel,
     points_per_dim: usize,
 ) -> Result<f64, UscaError> {
+    Ok(certificate(variance, problem, joint, points_per_dim)?.bound())
+}
+
+/// The parts of [`certified_sup_sigma2`] (`n = points_per_dim` cell centres per dimension of
+/// `C`, every action of `X`).
+pub fn certificate(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    joint: &JointKernel,
+    points_per_dim: usize,
+) -> Result<Certificate, UscaError> {
     let product = joint.product();
     let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
     let set = problem.contexts().set();
@@ -222,8 +253,10 @@ pub fn certified_sup_sigma2(
         let s2 = variance.sigma2(w.view())?;
         max_sigma = s2.iter().fold(max_sigma, |m, v| m.max(v.sqrt()));
     }
-    let bound = max_sigma + (d2 / variance.tau()).sqrt();
-    Ok(bound * bound)
+    Ok(Certificate {
+        grid_max_sigma: max_sigma,
+        slack: (d2 / variance.tau()).sqrt(),
+    })
 }
 
 /// The point of `W` (an action index and a context on a grid of `points_per_dim` per

@@ -13,7 +13,7 @@ use kernel::{ExactGp, Kernel};
 use ndarray::{Array1, ArrayView2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use usca::sensitivity::{argmax_sigma2, certified_sup_sigma2};
+use usca::sensitivity::{argmax_sigma2, certificate};
 use usca::synthetic::SyntheticProblem;
 use usca::{
     ApproximatingSetSize, DesignSpectrum, LearningData, SurrogateVariance, UscaEstimator,
@@ -28,9 +28,14 @@ use crate::scaling::ols;
 const HORIZONS: [usize; 5] = [16, 32, 64, 128, 256];
 /// Independent (problem, data, Z) draws per horizon.
 const DRAWS: usize = 8;
-/// The slope of `ln(gap)` against `ln T` the check requires (Lemma 6.2: `-1/2` up to
-/// `sqrt(gamma_T)`, whose growth over this range adds about `+0.25`).
-const MAX_SLOPE: f64 = -0.25;
+/// The largest spread `max / min` over the horizons of the normalised gap
+/// `gap / sqrt(gamma_T / T)` the check accepts. Lemma 6.2 bounds the gap at a fixed `w` by
+/// `beta_1(delta) sqrt(gamma_T / T)` with `beta_1` free of `T`, so the normalised gap is bounded;
+/// the factor 2 leaves room for the sup over [`QUERIES`] points and the pre-asymptotic
+/// smallest horizons. (A first version asked for a log-log slope of the raw gap `<= -0.25`; over
+/// `T = 16..256` the lemma's own rate `sqrt(gamma_T / T)` only has slope about `-0.23`, since
+/// `gamma_T` grows fast there, so that asked for more than the lemma says.)
+const MAX_SPREAD: f64 = 2.0;
 /// Query points per gap.
 const QUERIES: usize = 200;
 
@@ -116,21 +121,27 @@ fn lemma_outcome(ctx: &Context, kind: CheckKind, subject: &str, unscaled: bool) 
     let x: Vec<f64> = HORIZONS.iter().map(|&t| (t as f64).ln()).collect();
     let y: Vec<f64> = gap.iter().map(|e| e.ln()).collect();
     let (slope, _) = ols(&x, &y);
-    let ok = slope <= MAX_SLOPE;
-    let control = kind == CheckKind::PositiveControl;
-    let ratio: Vec<f64> = gap
+    let rate: Vec<f64> = gamma
         .iter()
-        .zip(&gamma)
         .zip(HORIZONS)
-        .map(|((g, gm), t)| (g / (gm / t as f64).sqrt() * 1e3).round() / 1e3)
+        .map(|(gm, t)| (gm / t as f64).sqrt())
         .collect();
+    let (rate_slope, _) = ols(&x, &rate.iter().map(|r| r.ln()).collect::<Vec<_>>());
+    let ratio: Vec<f64> = gap.iter().zip(&rate).map(|(g, r)| g / r).collect();
+    let spread = ratio.iter().copied().fold(0.0, f64::max)
+        / ratio.iter().copied().fold(f64::INFINITY, f64::min);
+    let ok = slope < 0.0 && spread <= MAX_SPREAD;
+    let control = kind == CheckKind::PositiveControl;
+    let ratio: Vec<f64> = ratio.iter().map(|r| (r * 1e3).round() / 1e3).collect();
     Ok(Outcome::new(
         kind,
         subject,
         format!(
             "Lemma 6.2: with |Z| = T K, sup over {QUERIES} points of W of |mu_T - posterior mean| \
-             (mean over {DRAWS} draws of problem, data and Z) falls with T = {HORIZONS:?} with \
-             a log-log slope <= {MAX_SLOPE}{}",
+             (mean over {DRAWS} draws of problem, data and Z) falls with T = {HORIZONS:?} \
+             (negative log-log slope) and stays within a constant of the lemma's rate \
+             sqrt(gamma_T / T): the normalised gap gap / sqrt(gamma_T / T) varies by a factor \
+             <= {MAX_SPREAD} over the horizons{}",
             if control {
                 "; the control passes when this fails"
             } else {
@@ -138,7 +149,9 @@ fn lemma_outcome(ctx: &Context, kind: CheckKind, subject: &str, unscaled: bool) 
             }
         ),
         format!(
-            "gaps {:?}, |Z| {sizes:?}, gap / sqrt(gamma_T / T) {ratio:?}; slope {slope:.3}",
+            "gaps {:?}, |Z| {sizes:?}, gap / sqrt(gamma_T / T) {ratio:?} (spread \
+             {spread:.2}); log-log slope of the gap {slope:.3}, of the rate sqrt(gamma_T / T) \
+             {rate_slope:.3}",
             gap.iter()
                 .map(|e| (e * 1e4).round() / 1e4)
                 .collect::<Vec<_>>()
@@ -148,7 +161,9 @@ fn lemma_outcome(ctx: &Context, kind: CheckKind, subject: &str, unscaled: bool) 
     .value("horizons", HORIZONS)
     .value("approximating_set_sizes", sizes)
     .value("gaps", gap)
-    .value("slope", slope))
+    .value("slope", slope)
+    .value("rate_slope", rate_slope)
+    .value("normalised_gap_spread", spread))
 }
 
 pub(super) fn approaches_posterior_mean(ctx: &Context) -> CheckResult {
@@ -187,10 +202,10 @@ fn variance_settings() -> Vec<(SyntheticProblem, usize, usize, usize, usize)> {
     ]
 }
 
-/// For each setting: `(sampled max of sigma^2, fine-grid max, uncapped certificate, coarse-grid
-/// max without slack)`, all times `tau`.
 /// The rows of [`variance_table`], their descriptions and the smallest `sigma^2` seen.
 struct VarianceTable {
+    /// For each setting: `(sampled max of sigma^2, fine-grid max, uncapped certificate, the
+    /// certificate's grid max without its slack)`, all times `tau`.
     rows: Vec<[f64; 4]>,
     lines: Vec<String>,
     min_s2: f64,
@@ -211,11 +226,13 @@ fn variance_table(ctx: &Context) -> Result<VarianceTable, CheckError> {
         min_s2 = s2.iter().copied().fold(min_s2, f64::min);
         let sampled = s2.iter().copied().fold(0.0, f64::max);
         let (_, _, fine_max) = argmax_sigma2(&v, &inst.problem, fine)?;
-        let cert = certified_sup_sigma2(&v, &inst.problem, inst.kernel.as_ref(), coarse)?;
-        let (_, _, coarse_max) = argmax_sigma2(&v, &inst.problem, coarse)?;
+        let parts = certificate(&v, &inst.problem, inst.kernel.as_ref(), coarse)?;
+        let cert = parts.bound();
+        let coarse_max = parts.grid_max_sigma * parts.grid_max_sigma;
         lines.push(format!(
             "{} d_C={} T={t} |Z|={m}: sigma^2 tau sampled max {:.4}, fine-grid max {:.4}, \
-             certificate {:.4} (uncapped; cap 1), grid-{coarse} max without slack {:.4}",
+             certificate {:.4} (uncapped; cap 1) from a {coarse}-point grid of cell centres, whose \
+             maximum without the slack is {:.4}",
             spec.family.name(),
             spec.context_dim,
             sampled * tau,
@@ -264,9 +281,11 @@ pub(super) fn no_lipschitz_slack(ctx: &Context) -> CheckResult {
     let exceeded = rows.iter().filter(|r| r[1] > r[3]).count();
     Ok(Outcome::new(
         CheckKind::PositiveControl,
-        "the grid maximum of sigma^2 without the Lipschitz slack, as a bound on sup sigma^2",
-        "the fine grid finds a sigma^2 above the coarse grid's maximum in at least one setting \
-         (a maximum over finitely many points, like the paper's estimate, is not a bound)",
+        "the certified rule without its Lipschitz slack (the grid maximum of sigma^2 as a bound \
+         on sup sigma^2)",
+        "the fine grid finds a sigma^2 above the certificate's grid maximum in at least one \
+         setting (a maximum over finitely many points, like the paper's estimate, is not a \
+         bound)",
         format!(
             "{exceeded} of {} settings exceeded; {}",
             rows.len(),
