@@ -109,9 +109,7 @@ impl Usca {
             }
             .into());
         }
-        let dx = problem.actions().dim();
-        let contexts = data.points().split_at(ndarray::Axis(1), dx).1;
-        problem.contexts().check_batch(contexts)?;
+        problem.check_points(data.points())?;
         let t = data.len();
         let design = sample_approximating_set(problem, params.design_sample, rng)?;
         let gamma_t =

@@ -95,21 +95,7 @@ impl PredictionStage {
             }
             .into());
         }
-        let dx = self.problem.actions().dim();
-        let (xs, cs) = data.points().split_at(ndarray::Axis(1), dx);
-        self.problem.contexts().check_batch(cs)?;
-        let actions = self.problem.actions().points();
-        for (t, x) in xs.rows().into_iter().enumerate() {
-            if !actions.rows().into_iter().any(|a| a == x) {
-                return Err(crate::InputError::IndexOutOfRange {
-                    what: "learning row whose action is not in X; row",
-                    index: t,
-                    len: data.len(),
-                }
-                .into());
-            }
-        }
-        Ok(())
+        self.problem.check_points(data.points())
     }
 
     /// The utilities `mu_T(x, c_{T+1})` for every `x` in `X` ([`PredictionStage::check_data`]

@@ -171,6 +171,33 @@ impl ContextualProblem {
         concatenate![Axis(0), self.actions.points().row(action), c]
     }
 
+    /// Check that every row `[x; c]` of `points` is a point of `W = X x C`: `dim X + dim C`
+    /// columns, the action part equal to a row of `X`, the context part in `C`. The sensitivity
+    /// bound `2 B sup_W sigma^2` covers learning rows in `W` only (`docs/usca.md`).
+    pub fn check_points(&self, points: ArrayView2<'_, f64>) -> Result<(), UscaError> {
+        let dx = self.actions.dim();
+        let dw = dx + self.contexts.dim();
+        validation::matching_dimension(
+            "learning points (columns = dim X + dim C)",
+            dw,
+            points.ncols(),
+        )?;
+        let (xs, cs) = points.split_at(Axis(1), dx);
+        self.contexts.check_batch(cs)?;
+        let actions = self.actions.points();
+        for (t, x) in xs.rows().into_iter().enumerate() {
+            if !actions.rows().into_iter().any(|a| a == x) {
+                return Err(InputError::IndexOutOfRange {
+                    what: "learning row whose action is not in X; row",
+                    index: t,
+                    len: points.nrows(),
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
     /// The joint points `[x_i; c]` of every action for one context: an `|X| x (dim W)` batch.
     pub fn joint_all(&self, c: ArrayView1<'_, f64>) -> Array2<f64> {
         let n = self.actions.len();

@@ -134,3 +134,36 @@ fn a_reward_function_of_the_wrong_dimension_is_refused() {
         Err(UscaError::Input(InputError::DimensionMismatch { .. }))
     ));
 }
+
+#[test]
+fn learning_rows_outside_w_are_refused() {
+    // The sensitivity 2 B sup_W sigma^2 covers learning rows in W = X x C only: a row whose
+    // action is not in X, or whose context is outside C, must be refused by `from_data`.
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let data = learning_stage(&inst.problem, 8, 1.5, &mut rng).unwrap();
+    let fit = |points: Array2<f64>, rng: &mut ChaCha20Rng| {
+        let d = LearningData::new(points, data.rewards().to_owned(), 1.5).unwrap();
+        Usca::from_data(
+            &inst.problem,
+            inst.kernel.clone(),
+            Some(&inst.kernel),
+            UscaParams::default(),
+            d,
+            rng,
+        )
+    };
+    assert!(fit(data.points().to_owned(), &mut rng).is_ok());
+    let mut off_grid = data.points().to_owned();
+    off_grid[[0, 0]] += 1e-3;
+    assert!(matches!(
+        fit(off_grid, &mut rng),
+        Err(UscaError::Input(InputError::IndexOutOfRange { .. }))
+    ));
+    let mut outside = data.points().to_owned();
+    outside[[1, 1]] = 1.5;
+    assert!(matches!(
+        fit(outside, &mut rng),
+        Err(UscaError::ContextOutside { .. })
+    ));
+}

@@ -4,7 +4,8 @@
 //! vanish as `|Z|` grows at fixed `T`); the regulariser `|Z| tau` (eq. (4) with line 9 read as
 //! `K` points) is the control;
 //! and `sigma^2 <= 1 / tau` with the uncapped certified bound above the largest `sigma^2` a
-//! much finer grid finds, the coarse grid's maximum without the Lipschitz slack as the control.
+//! much finer grid finds, the certificate's own grid maximum without its Lipschitz slack as the
+//! control.
 
 use std::sync::Arc;
 
