@@ -169,6 +169,24 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
+    /// Curator 1 depends on `B` and `R` only through `B + R` (clip range and Laplace scale), so
+    /// swapping them cannot change the released distribution: a privacy audit cannot flag such
+    /// a swap, and none is needed for privacy. `B` and `R` enter separately only in the
+    /// schedule (the width `beta_t` of Algorithm 2 starts with `B`): a swap there is a utility
+    /// error, for schedule checks to catch, not a privacy one.
+    #[test]
+    fn b_and_r_enter_the_curator_only_through_their_sum() {
+        let (e, b, r) = (0.25, 1.0, 0.5);
+        let c = CtlCurator::new(e, b, r).unwrap();
+        let s = CtlCurator::new(e, r, b).unwrap();
+        assert_eq!(
+            c.mechanism().bound().to_bits(),
+            s.mechanism().bound().to_bits()
+        );
+        assert_eq!(c.laplace_scale().to_bits(), s.laplace_scale().to_bits());
+        assert_eq!(c.claim(), s.claim());
+    }
+
     #[test]
     fn clips_before_noise_and_rejects_nan() {
         let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();

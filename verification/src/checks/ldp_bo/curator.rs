@@ -31,9 +31,62 @@ pub(super) fn curate(
 }
 
 pub(super) fn curator_audit(ctx: &Context, x: f64, xp: f64) -> CheckResult {
-    let c = curator()?;
+    audit_curator(ctx, &curator()?, x, xp)
+}
+
+/// The asymmetric `(eps, B, R)` points of the grid audits (issue 13: at the symmetric point
+/// `eps = B = R = 1` a formula such as `4 / eps` or a swap of the curator's arguments would pass).
+pub(super) const GRID: [(f64, f64, f64); 3] = [(0.25, 1.0, 0.5), (1.0, 2.0, 0.3), (4.0, 0.5, 1.0)];
+
+/// The worst-case pair `-(B+R)`, `B+R` at grid point `i`, through the curator built by
+/// `CtlCurator::new(eps, B, R)`.
+pub(super) fn grid_audit(ctx: &Context, i: usize) -> CheckResult {
+    let (eps, b, r) = GRID[i];
+    let c = CtlCurator::new(eps, b, r)?;
+    audit_curator(ctx, &c, -(b + r), b + r)
+}
+
+/// Positive control: at the first grid point, the curator built with `eps` and `B` swapped
+/// (`CtlCurator::new(B, eps, R)`), audited against the claim of the correct one.
+pub(super) fn control_eps_b_swapped(ctx: &Context) -> CheckResult {
+    let (eps, b, r) = GRID[0];
+    let swapped = CtlCurator::new(b, eps, r)?;
+    let correct = CtlCurator::new(eps, b, r)?;
+    let mut o = audit_against(
+        ctx,
+        &swapped,
+        &correct,
+        -(b + r),
+        b + r,
+        Expect::Flagged,
+        CheckKind::PositiveControl,
+    )?;
+    o.subject = format!(
+        "CtlCurator::new(B, eps, R) (eps and B swapped) at eps = {eps}, B = {b}, R = {r}, against \
+         the claim of CtlCurator::new(eps, B, R); {}",
+        o.subject
+    );
+    Ok(o)
+}
+
+/// Audit `c` on rewards `x`, `x'` against its own claim (tightness at least [`MIN_TIGHTNESS`]).
+fn audit_curator(ctx: &Context, c: &CtlCurator, x: f64, xp: f64) -> CheckResult {
+    let expect = Expect::holds(Some(MIN_TIGHTNESS));
+    audit_against(ctx, c, c, x, xp, expect, CheckKind::Audit)
+}
+
+/// Audit the outputs of `c` on rewards `x`, `x'` against the claim of `claimed`.
+fn audit_against(
+    ctx: &Context,
+    c: &CtlCurator,
+    claimed: &CtlCurator,
+    x: f64,
+    xp: f64,
+    expect: Expect,
+    kind: CheckKind,
+) -> CheckResult {
     let n = ctx.mode.pick(400_000, 2_000_000);
-    let f = |y: &f64, rng: &mut ChaCha20Rng| curate(&c, *y, rng);
+    let f = |y: &f64, rng: &mut ChaCha20Rng| curate(c, *y, rng);
     // The LLR of clip(x) vs clip(x') after Laplace noise: shift d = clip(x') - clip(x). The
     // statistic is centred at clip(x); the discrete Laplace on the grid has the same ratio.
     let (cx, cxp) = (c.mechanism().clip(x)?, c.mechanism().clip(xp)?);
@@ -41,18 +94,16 @@ pub(super) fn curator_audit(ctx: &Context, x: f64, xp: f64) -> CheckResult {
     let stat = laplace_llr(shift, c.laplace_scale());
     let centred = move |y: &f64, rng: &mut ChaCha20Rng| f(y, rng).map(|v| v - cx);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed()).train(n / 4);
-    let r = audit(centred, &x, &xp, &c.claim(), &stat, &cfg)?;
+    let r = audit(centred, &x, &xp, &claimed.claim(), &stat, &cfg)?;
     Ok(audit_outcome(
         ctx,
-        CheckKind::Audit,
+        kind,
         format!(
             "ldp_bo::CtlCurator (the learner's message type) {} on rewards {x} and {xp}",
             c.claim().subject
         ),
         &r,
-        Expect::Holds {
-            min_tightness: Some(MIN_TIGHTNESS),
-        },
+        expect,
     ))
 }
 

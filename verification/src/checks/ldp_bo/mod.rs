@@ -32,9 +32,22 @@ pub fn checks() -> Vec<Check> {
             curator::curator_worst_case,
         ),
         Check::new("ldp-bo/curator/out-of-range", curator::curator_out_of_range),
+        Check::new("ldp-bo/curator/grid-eps0.25-b1-r0.5", |ctx| {
+            curator::grid_audit(ctx, 0)
+        }),
+        Check::new("ldp-bo/curator/grid-eps1-b2-r0.3", |ctx| {
+            curator::grid_audit(ctx, 1)
+        }),
+        Check::new("ldp-bo/curator/grid-eps4-b0.5-r1", |ctx| {
+            curator::grid_audit(ctx, 2)
+        }),
         Check::new(
             "ldp-bo/control/unclipped-curator",
             curator::control_unclipped,
+        ),
+        Check::new(
+            "ldp-bo/control/curator-eps-b-swapped",
+            curator::control_eps_b_swapped,
         ),
         Check::new(
             "ldp-bo/pipeline/user-stream",
