@@ -5,6 +5,7 @@ mod curator;
 mod fixtures;
 mod pipeline;
 mod scaling;
+mod schedule;
 mod sweep;
 
 use crate::check::Check;
@@ -32,6 +33,11 @@ pub fn checks() -> Vec<Check> {
             curator::curator_worst_case,
         ),
         Check::new("ldp-bo/curator/out-of-range", curator::curator_out_of_range),
+        Check::new("ldp-bo/schedule/theory-formulas", schedule::theory_formulas),
+        Check::new(
+            "ldp-bo/control/schedule-one-round-late",
+            schedule::control_one_round_late,
+        ),
         Check::new("ldp-bo/curator/grid-eps0.25-b1-r0.5", |ctx| {
             curator::grid_audit(ctx, 0)
         }),
