@@ -20,9 +20,10 @@ pub const SCALING_SUFFIX: &str = ".scaling.svg";
 /// Caption of a trade-off plot in `report.md`.
 pub const TRADEOFF_CAPTION: &str = "Trade-off plot. x: false-positive rate P_x'(E), y: false-negative rate \
 P_x(not E), both from 0 to 1. Red: the claim's trade-off curve (no test against a mechanism that keeps the \
-claim lies below it). Blue: the empirical trade-off of the audit's statistic on the held-out outputs. Black \
-circles: the certified points (Clopper-Pearson upper bounds of both rates) of the events used; a circle below \
-the red curve is a certified violation.";
+claim lies below it). Blue line: the empirical trade-off of the audit's statistic on the held-out outputs. \
+Blue dot: the chosen event's empirical rates; grey box: from there to their Clopper-Pearson upper bounds; \
+black circle: the certified point (both upper bounds). A black circle below the red curve is a certified \
+violation. The plot has a legend.";
 
 /// Caption of a regret-scaling plot in `report.md`.
 pub const SCALING_CAPTION: &str = "Regret scaling. x: ln T, y: ln cumulative regret. Light blue band: 10% to 90% \
@@ -70,8 +71,8 @@ pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), Str
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("false-positive rate")
-        .y_desc("false-negative rate")
+        .x_desc("false-positive rate P_x'(E)")
+        .y_desc("false-negative rate P_x(not E)")
         .draw()
         .map_err(err)?;
     let claim = &audit.claim;
@@ -81,23 +82,57 @@ pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), Str
     });
     chart
         .draw_series(LineSeries::new(grid, RED.stroke_width(2)))
-        .map_err(err)?;
+        .map_err(err)?
+        .label("claimed trade-off curve")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2)));
     chart
         .draw_series(LineSeries::new(
             audit.empirical_tradeoff.iter().copied(),
             BLUE.stroke_width(1),
         ))
-        .map_err(err)?;
-    let points: Vec<(f64, f64)> = std::iter::once(&audit.eps_event)
+        .map_err(err)?
+        .label("empirical trade-off of the statistic (held-out outputs)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLUE.stroke_width(1)));
+    let events: Vec<_> = std::iter::once(&audit.eps_event)
         .chain(audit.mu_event.as_ref())
-        .map(|e| (e.fpr_upper, e.fnr_upper))
         .collect();
+    // The confidence box of each event: from its empirical rates to their Clopper-Pearson upper
+    // bounds (the certified point is the box's upper-right corner).
+    chart
+        .draw_series(events.iter().map(|e| {
+            Rectangle::new(
+                [(e.fpr, e.fnr), (e.fpr_upper, e.fnr_upper)],
+                BLACK.mix(0.15).filled(),
+            )
+        }))
+        .map_err(err)?
+        .label("confidence box (empirical rates to their upper bounds)")
+        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], BLACK.mix(0.15).filled()));
     chart
         .draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 4, BLACK.stroke_width(2))),
+            events
+                .iter()
+                .map(|e| Circle::new((e.fpr, e.fnr), 3, BLUE.filled())),
         )
+        .map_err(err)?
+        .label(format!("chosen event ({})", audit.eps_event.event))
+        .legend(|(x, y)| Circle::new((x + 9, y), 3, BLUE.filled()));
+    chart
+        .draw_series(
+            events
+                .iter()
+                .map(|e| Circle::new((e.fpr_upper, e.fnr_upper), 4, BLACK.stroke_width(2))),
+        )
+        .map_err(err)?
+        .label("certified point (below the red curve: a violation)")
+        .legend(|(x, y)| Circle::new((x + 9, y), 4, BLACK.stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 11))
+        .draw()
         .map_err(err)?;
     root.present().map_err(err)?;
     Ok(())

@@ -12,13 +12,19 @@ pub struct Curve<'a> {
     pub upper: &'a [f64],
 }
 
-const COLOURS: [RGBColor; 6] = [
+/// Ten distinct colours (the Tableau 10 palette), so that up to ten curves of one figure never
+/// share a colour (the usca figures have eight).
+const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
     RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
 ];
 
 /// Write an SVG of the curves: x = round (the first point is round `first_round`; `x_desc`
