@@ -61,7 +61,10 @@ fn laplace_and_gaussian_release() {
         .with_sampler(Sampler::Textbook)
         .unwrap();
     let s = g.sigma();
-    assert_relative_eq!(gaussian_delta(s, 1.0, 1.0), 1e-5, max_relative = 1e-9);
+    // At most the target, and below it only by the calibration's safety margin
+    // (sigma 1e-9 relative above the exact solution).
+    let got = gaussian_delta(s, 1.0, 1.0);
+    assert!(got <= 1e-5 && 1e-5 - got <= 1e-7 * 1e-5, "{got}");
     assert_relative_eq!(g.rho(), 1.0 / (2.0 * s * s), max_relative = 1e-15);
     let h = GaussianMechanism::zcdp(0.5, 2.0).unwrap();
     assert_relative_eq!(h.sigma(), 2.0 * (1.0 + GRID_SLACK), max_relative = 1e-15);

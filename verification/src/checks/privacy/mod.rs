@@ -41,6 +41,14 @@ pub fn checks() -> Vec<Check> {
             calibration::calibration_targets,
         ),
         Check::new(
+            "privacy/calibration/requested-privacy-met",
+            calibration::requested_privacy_met,
+        ),
+        Check::new(
+            "privacy/control/sigma-too-small",
+            calibration::control_sigma_too_small,
+        ),
+        Check::new(
             "privacy/sampler/discrete-laplace",
             samplers::sampler_discrete_laplace,
         ),
