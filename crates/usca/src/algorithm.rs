@@ -187,11 +187,7 @@ impl Usca {
         epsilon: f64,
     ) -> Result<Vec<f64>, UscaError> {
         let u = self.utilities(context)?;
-        if epsilon == f64::INFINITY {
-            return Ok(argmax_distribution(u.view()));
-        }
-        let m = privacy::mechanisms::ExponentialMechanism::new(epsilon, self.bound.sensitivity())?;
-        Ok(m.probabilities(u.as_slice().unwrap_or(&u.to_vec()))?)
+        predictor_probabilities(&u.to_vec(), epsilon, self.bound.sensitivity())
     }
 
     /// Sample `x_hat(c)` (an index of `X`) with budget `eps > 0`.
@@ -205,6 +201,20 @@ impl Usca {
         let u = self.utilities(context)?;
         Ok(stage.mechanism().select(&u.to_vec(), rng)?)
     }
+}
+
+/// The selection probabilities of a predictor on utilities `u`: for `eps = inf` the
+/// non-private `argmax` ([`argmax_distribution`]), else the exponential mechanism with budget
+/// `eps` and utility sensitivity `sensitivity` (shared by USCA and the posterior-mean baselines).
+pub fn predictor_probabilities(
+    u: &[f64],
+    epsilon: f64,
+    sensitivity: f64,
+) -> Result<Vec<f64>, UscaError> {
+    if epsilon == f64::INFINITY {
+        return Ok(argmax_distribution(ArrayView1::from(u)));
+    }
+    Ok(privacy::mechanisms::ExponentialMechanism::new(epsilon, sensitivity)?.probabilities(u)?)
 }
 
 /// The predictor `argmax_x u(x)` as a distribution: uniform over the bit-equal maxima (the

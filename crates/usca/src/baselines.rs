@@ -23,9 +23,8 @@
 
 use kernel::{ExactGp, Kernel};
 use ndarray::ArrayView1;
-use privacy::mechanisms::ExponentialMechanism;
 
-use crate::algorithm::argmax_distribution;
+use crate::algorithm::predictor_probabilities;
 use crate::error::UscaError;
 use crate::estimator::LearningData;
 use crate::problem::ContextualProblem;
@@ -92,11 +91,7 @@ impl<K: Kernel> PosteriorMeanBaseline<K> {
         c: ArrayView1<'_, f64>,
         epsilon: f64,
     ) -> Result<Vec<f64>, UscaError> {
-        let u = self.utilities(c)?;
-        if epsilon == f64::INFINITY {
-            return Ok(argmax_distribution(ndarray::ArrayView1::from(&u)));
-        }
-        Ok(ExponentialMechanism::new(epsilon, self.sensitivity)?.probabilities(&u)?)
+        predictor_probabilities(&self.utilities(c)?, epsilon, self.sensitivity)
     }
 }
 

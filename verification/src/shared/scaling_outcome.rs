@@ -36,13 +36,7 @@ pub fn scaling_outcome(
     r: &ScalingResult,
     expected: Verdict,
 ) -> Outcome {
-    let verdict = if r.verdict == expected {
-        Verdict::Pass
-    } else if r.verdict == Verdict::Inconclusive {
-        Verdict::Inconclusive
-    } else {
-        Verdict::Fail
-    };
+    let verdict = against_expected(r.verdict, expected);
     let claim = format!(
         "the scaling checker returns {} against exponent {} with log factor (ln T)^{} (slope of ln(R_T / (ln T)^{}) vs ln T, {}-seed bootstrap interval at level 1 - {:e})",
         expected.to_string().to_uppercase(),
@@ -87,4 +81,17 @@ pub fn scaling_outcome(
         o = o.plot(rel);
     }
     o
+}
+
+/// A check's verdict from the checker's `got` and the verdict the check `expected` of it
+/// (`Fail` for a positive control): pass when they agree, inconclusive when the checker is,
+/// fail otherwise.
+pub fn against_expected(got: Verdict, expected: Verdict) -> Verdict {
+    if got == expected {
+        Verdict::Pass
+    } else if got == Verdict::Inconclusive {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Fail
+    }
 }

@@ -126,13 +126,7 @@ fn in_eps(ctx: &Context, swapped: bool) -> CheckResult {
     } else {
         (CheckKind::Scaling, Verdict::Pass)
     };
-    let verdict = if r.verdict == expected {
-        Verdict::Pass
-    } else if r.verdict == Verdict::Inconclusive {
-        Verdict::Inconclusive
-    } else {
-        Verdict::Fail
-    };
+    let verdict = crate::shared::against_expected(r.verdict, expected);
     let o = crate::check::Outcome::new(
         kind,
         if swapped {
