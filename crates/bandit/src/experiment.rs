@@ -113,6 +113,16 @@ pub enum ExperimentError {
         /// The paper's figure ids, comma-separated.
         known: String,
     },
+    /// A variant names none of the paper's variants ([`PaperExperiments::variants`]).
+    #[error("{paper} has no variant {variant:?}; its variants: {known}")]
+    UnknownVariant {
+        /// The paper's name.
+        paper: &'static str,
+        /// The variant asked for.
+        variant: String,
+        /// The paper's variants, comma-separated (empty: it has none).
+        known: String,
+    },
     /// A figure's runs do not draw the curves its description lists.
     #[error("figure {figure}: the runs draw {got:?}, its description lists {expected:?}")]
     CurveMismatch {
@@ -172,6 +182,8 @@ pub struct Options {
     base_seed: u64,
     data_dir: PathBuf,
     only: Vec<String>,
+    /// The selected variant of every curve (`None`: all; [`PaperExperiments::variants`]).
+    variant: Option<String>,
     /// Whether `trials` replaces a figure's own budget ([`PaperExperiments::budget`]).
     trials_override: bool,
     /// Whether `horizon` replaces a figure's own budget.
@@ -202,6 +214,7 @@ impl Options {
             base_seed,
             data_dir: data_dir.into(),
             only: Vec::new(),
+            variant: None,
             trials_override: true,
             horizon_override: true,
         })
@@ -240,6 +253,20 @@ impl Options {
     pub fn with_only<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Self {
         self.only = ids.into_iter().map(Into::into).collect();
         self
+    }
+
+    /// Draw only the curves of this variant (`None`: every curve); a paper's variants are
+    /// its [`PaperExperiments::variants`], and [`PaperExperiments::select_figures`] rejects any
+    /// other name.
+    #[must_use]
+    pub fn with_variant(mut self, variant: Option<String>) -> Self {
+        self.variant = variant;
+        self
+    }
+
+    /// The selected variant (`None`: all).
+    pub fn variant(&self) -> Option<&str> {
+        self.variant.as_deref()
     }
 
     /// Trials per curve.
@@ -704,6 +731,13 @@ pub trait PaperExperiments: Sync {
     /// The workload of the whole-process timings.
     fn timings(&self) -> TimingWorkload;
 
+    /// The named variants every curve comes in (e.g. ldp-bo's parameter presets `theory` and
+    /// `practical`); a curve of variant `v` has a label ending in `-v`. Empty (the default):
+    /// the paper has none.
+    fn variants(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// `figure`'s own budget, when the paper gives its figures different ones; `None` (the
     /// default): the options' trials and horizon. [`run_figure`](Self::run_figure) uses the
     /// options [`figure_options`](Self::figure_options) makes of it.
@@ -726,12 +760,28 @@ pub trait PaperExperiments: Sync {
         options.with_budget(self.budget(figure))
     }
 
-    /// The figures [`Options::only`] selects, in the paper's order (all when it is empty).
+    /// The figures [`Options::only`] selects, in the paper's order (all when it is empty),
+    /// each keeping only the curves of [`Options::variant`] when one is selected.
     ///
     /// # Errors
-    /// [`ExperimentError::UnknownFigure`] for a selected id the paper does not have.
+    /// [`ExperimentError::UnknownFigure`] for a selected id the paper does not have,
+    /// [`ExperimentError::UnknownVariant`] for a variant that is not one of
+    /// [`variants`](Self::variants).
     fn select_figures(&self, options: &Options) -> Result<Vec<Figure>, ExperimentError> {
-        let figures = self.figures();
+        let mut figures = self.figures();
+        if let Some(v) = options.variant() {
+            if !self.variants().contains(&v) {
+                return Err(ExperimentError::UnknownVariant {
+                    paper: self.name(),
+                    variant: v.to_string(),
+                    known: self.variants().join(","),
+                });
+            }
+            let suffix = format!("-{v}");
+            for f in &mut figures {
+                f.curves.retain(|c| c.ends_with(&suffix));
+            }
+        }
         if let Some(id) = options
             .only()
             .iter()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bandit::agent::Agent;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use kernel::{Kernel, SquaredExponential};
+use ldp_bo::Preset;
 use ldp_bo::{
     AtaGpUcb, AtaParams, CtlCurator, MomaGpUcb, MomaParams, PrivateReward, TgpParams, TgpUcb,
 };
@@ -64,13 +65,26 @@ fn per_round(cr: &mut Criterion) {
     let c = CtlCurator::new(1.0, 1.0, 1.0).expect("curator");
     let a = arms();
     for t in [100usize, 1000] {
-        let tgp = TgpUcb::private(k.clone(), a.view(), &c, TgpParams::default()).expect("tgp");
+        let tgp = TgpUcb::private(k.clone(), a.view(), &c, TgpParams::of(Preset::Practical))
+            .expect("tgp");
         bench_round(cr, "ldp-tgp-ucb", tgp, &c, t);
-        let ata =
-            AtaGpUcb::private(k.clone(), a.view(), &c, 1000, AtaParams::default()).expect("ata");
+        let ata = AtaGpUcb::private(
+            k.clone(),
+            a.view(),
+            &c,
+            1000,
+            AtaParams::of(Preset::Practical),
+        )
+        .expect("ata");
         bench_round(cr, "ldp-ata-gp-ucb", ata, &c, t);
-        let moma =
-            MomaGpUcb::private(k.clone(), a.view(), &c, 1000, MomaParams::default()).expect("moma");
+        let moma = MomaGpUcb::private(
+            k.clone(),
+            a.view(),
+            &c,
+            1000,
+            MomaParams::of(Preset::Practical),
+        )
+        .expect("moma");
         bench_round(cr, "ldp-moma-gp-ucb", moma, &c, t);
     }
 }

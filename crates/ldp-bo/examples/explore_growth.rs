@@ -4,6 +4,7 @@
 //! `cargo run -p ldp-bo --example explore_growth -- T_MAX EPS ALGORITHM [TRIALS] [se|matern] [MOMA_SCALE]`
 //! (EPS = 0 for the non-private setting; ALGORITHM = ata, tgp or moma).
 use bandit::runner::RunConfig;
+use ldp_bo::Preset;
 use ldp_bo::experiments::*;
 use std::time::Instant;
 fn main() {
@@ -28,7 +29,7 @@ fn main() {
     };
     let source = Source::load(problem, &bandit::dataset::default_data_dir()).unwrap();
     let t0 = Instant::now();
-    let mut p = AlgorithmParams::default();
+    let mut p = AlgorithmParams::of(Preset::Practical);
     if let Some(s) = args.get(6) {
         p.moma.beta_scale = s.parse().unwrap();
     }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
 use crate::nystrom_step::NystromPosterior;
+use crate::preset::Preset;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation;
 use validation::{at_least_one, open_unit, positive};
@@ -33,25 +34,27 @@ pub struct AtaParams {
     pub beta_scale: f64,
 }
 
-/// The default scale of the ATA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.003;
+/// The scale of the ATA width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
+pub const PRACTICAL_BETA_SCALE: f64 = 0.003;
 
-impl Default for AtaParams {
-    /// The crate's defaults (`docs/ldp-bo.md`, "Defaults"): `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of Theorem 2,
-    /// `beta_scale = ` [`DEFAULT_BETA_SCALE`]. The horizon `T` is not a parameter: it is
-    /// passed where the algorithm is built.
-    fn default() -> Self {
+impl AtaParams {
+    /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, Nyström accuracy `e = 0.5`,
+    /// `q` of Theorem 2 (scale 1), and `beta_scale` 1 ([`Preset::Theory`]) or
+    /// [`PRACTICAL_BETA_SCALE`] ([`Preset::Practical`]). The horizon `T` is not a parameter: it
+    /// is passed where the algorithm is built.
+    pub fn of(preset: Preset) -> Self {
         Self {
             lambda: 1.0,
             delta: 0.1,
             accuracy: 0.5,
             q_scale: 1.0,
-            beta_scale: DEFAULT_BETA_SCALE,
+            beta_scale: match preset {
+                Preset::Theory => 1.0,
+                Preset::Practical => PRACTICAL_BETA_SCALE,
+            },
         }
     }
-}
 
-impl AtaParams {
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
         positive("lambda", self.lambda)?;

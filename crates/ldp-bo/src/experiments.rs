@@ -41,6 +41,7 @@ use crate::ata::{AtaGpUcb, AtaParams};
 use crate::curator::CtlCurator;
 use crate::error::LdpBoError;
 use crate::moma::{MomaGpUcb, MomaParams};
+use crate::preset::Preset;
 use crate::tgp::{TgpParams, TgpUcb};
 
 /// The problems of Section 5.
@@ -180,10 +181,10 @@ pub const FIGURES: [Figure; 9] = [
     },
 ];
 
-/// The parameters of the three algorithms; `Default` is the crate's defaults
-/// (`docs/ldp-bo.md`, "Defaults"). The horizon `T` is not among them: [`run`] passes
-/// `RunConfig::horizon` to the algorithms it builds.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+/// The parameters of the three algorithms, built from a named [`Preset`]
+/// ([`AlgorithmParams::of`]; `docs/ldp-bo.md`, "Presets"). The horizon `T` is not among them:
+/// [`run`] passes `RunConfig::horizon` to the algorithms it builds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AlgorithmParams {
     /// (LDP-)TGP-UCB.
     pub tgp: TgpParams,
@@ -194,6 +195,15 @@ pub struct AlgorithmParams {
 }
 
 impl AlgorithmParams {
+    /// The three algorithms' parameters of `preset`.
+    pub fn of(preset: Preset) -> Self {
+        Self {
+            tgp: TgpParams::of(preset),
+            ata: AtaParams::of(preset),
+            moma: MomaParams::of(preset),
+        }
+    }
+
     /// Check the parameters of the three algorithms.
     pub fn validate(&self) -> Result<(), LdpBoError> {
         self.tgp.validate()?;
@@ -402,10 +412,17 @@ where
 
 /// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
 /// `cargo xtask bench ldp-bo`: the nine panels of [`FIGURES`], each drawing the three
-/// [`Algorithm`]s in the paper's order (their private names in the LDP panels), every curve a
-/// [`run`] of the crate defaults [`AlgorithmParams::default`] on the panel's [`Source`].
+/// [`Algorithm`]s in the paper's order (their private names in the LDP panels) under both
+/// [`Preset`]s (theory first), every curve a [`run`] of [`AlgorithmParams::of`] the preset on
+/// the panel's [`Source`]. A curve's label is `NAME-PRESET` (`LDP-TGP-UCB-theory`); the
+/// presets are the reproduction's variants (`--preset theory|practical` draws one).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ZhouTan2021;
+
+/// The label of `algorithm`'s curve in `setting` under `preset`: `NAME-PRESET`.
+pub fn curve_label(algorithm: Algorithm, setting: Setting, preset: Preset) -> String {
+    format!("{}-{}", algorithm.name(setting), preset.name())
+}
 
 impl ZhouTan2021 {
     /// The panel of [`FIGURES`] with this id.
@@ -418,6 +435,18 @@ impl ZhouTan2021 {
                 id: id.to_string(),
                 known: FIGURES.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
             })
+    }
+
+    /// The curves of a panel: every preset, every algorithm.
+    fn curves(setting: Setting) -> Vec<(String, Algorithm, Preset)> {
+        Preset::ALL
+            .iter()
+            .flat_map(|&p| {
+                Algorithm::ALL
+                    .iter()
+                    .map(move |&a| (curve_label(a, setting, p), a, p))
+            })
+            .collect()
     }
 }
 
@@ -434,25 +463,37 @@ impl PaperExperiments for ZhouTan2021 {
         FIGURES
             .iter()
             .map(|f| {
-                experiment::Figure::new(f.id, f.caption, Algorithm::ALL.map(|a| a.name(f.setting)))
+                experiment::Figure::new(
+                    f.id,
+                    f.caption,
+                    Self::curves(f.setting).into_iter().map(|(l, _, _)| l),
+                )
             })
             .collect()
     }
 
+    fn variants(&self) -> &'static [&'static str] {
+        &["theory", "practical"]
+    }
+
     fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
         /// The record of a reproduction: the horizon every algorithm was built with, and the
-        /// algorithms' parameters.
+        /// algorithms' parameters under each preset that ran.
         #[derive(Serialize)]
         struct Record {
             horizon: usize,
-            #[serde(flatten)]
-            params: AlgorithmParams,
+            presets: std::collections::BTreeMap<&'static str, AlgorithmParams>,
         }
+        let presets = Preset::ALL
+            .into_iter()
+            .filter(|p| options.variant().is_none_or(|v| v == p.name()))
+            .map(|p| (p.name(), AlgorithmParams::of(p)))
+            .collect();
         Parameters::json(
-            "the crate defaults (`docs/ldp-bo.md`, \"Defaults\") and the horizon T",
+            "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), and the horizon T",
             &Record {
                 horizon: options.horizon(),
-                params: AlgorithmParams::default(),
+                presets,
             },
         )
     }
@@ -471,18 +512,29 @@ impl PaperExperiments for ZhouTan2021 {
                 }
             })?,
         );
-        let params = AlgorithmParams::default();
         let config = options.run_config();
         let setting = panel.setting;
-        Ok(Algorithm::ALL
+        // The runs follow the figure's curves (all of them, or one preset's).
+        let curves = Self::curves(setting);
+        figure
+            .curves
             .iter()
-            .map(|&algorithm| {
+            .map(|label| {
+                let &(_, algorithm, preset) = curves
+                    .iter()
+                    .find(|(l, _, _)| l == label)
+                    .ok_or_else(|| ExperimentError::CurveMismatch {
+                        figure: figure.id.to_string(),
+                        expected: curves.iter().map(|(l, _, _)| l.clone()).collect(),
+                        got: vec![label.clone()],
+                    })?;
                 let source = Arc::clone(&source);
-                experiment::Run::new(algorithm.name(setting), move || {
+                let params = AlgorithmParams::of(preset);
+                Ok(experiment::Run::new(label.clone(), move || {
                     run(&source, setting, algorithm, &params, &config)
-                })
+                }))
             })
-            .collect())
+            .collect()
     }
 
     /// All six algorithms at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
@@ -503,7 +555,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nine_panels_of_three_curves_in_the_paper_order() {
+    fn nine_panels_of_three_curves_per_preset_in_the_paper_order() {
         let figures = ZhouTan2021.figures();
         assert_eq!(
             figures.iter().map(|f| f.id).collect::<Vec<_>>(),
@@ -511,9 +563,38 @@ mod tests {
         );
         assert_eq!(
             figures[0].curves,
-            ["LDP-ATA-GP-UCB", "LDP-TGP-UCB", "LDP-MoMA-GP-UCB"]
+            [
+                "LDP-ATA-GP-UCB-theory",
+                "LDP-TGP-UCB-theory",
+                "LDP-MoMA-GP-UCB-theory",
+                "LDP-ATA-GP-UCB-practical",
+                "LDP-TGP-UCB-practical",
+                "LDP-MoMA-GP-UCB-practical"
+            ]
         );
-        assert_eq!(figures[3].curves, ["ATA-GP-UCB", "TGP-UCB", "MoMA-GP-UCB"]);
+        assert_eq!(
+            figures[3].curves[3..],
+            [
+                "ATA-GP-UCB-practical",
+                "TGP-UCB-practical",
+                "MoMA-GP-UCB-practical"
+            ]
+        );
+        // One preset selected: its three curves only; an unknown preset is an error.
+        let theory = Options::new(1, 5, 0, "d")
+            .unwrap()
+            .with_variant(Some("theory".into()));
+        let selected = ZhouTan2021.select_figures(&theory).unwrap();
+        assert!(
+            selected
+                .iter()
+                .all(|f| f.curves.len() == 3 && f.curves.iter().all(|c| c.ends_with("-theory")))
+        );
+        let bogus = theory.clone().with_variant(Some("tuned".into()));
+        assert!(matches!(
+            ZhouTan2021.select_figures(&bogus),
+            Err(ExperimentError::UnknownVariant { .. })
+        ));
         let timed = ZhouTan2021.timings();
         assert!(
             timed
@@ -532,17 +613,20 @@ mod tests {
             .run_figure(figure, &options, &mut |_| {})
             .unwrap();
         let source = Source::load(Problem::SyntheticSe, Path::new("unused")).unwrap();
-        let params = AlgorithmParams::default();
-        for (curve, algorithm) in result.curves.iter().zip(Algorithm::ALL) {
+        let presets_and_algorithms = Preset::ALL
+            .iter()
+            .flat_map(|&p| Algorithm::ALL.map(|a| (p, a)));
+        assert_eq!(result.curves.len(), 6);
+        for (curve, (preset, algorithm)) in result.curves.iter().zip(presets_and_algorithms) {
             let direct = run(
                 &source,
                 Setting::Ldp { epsilon: 1.0 },
                 algorithm,
-                &params,
+                &AlgorithmParams::of(preset),
                 &options.run_config(),
             )
             .unwrap();
-            assert_eq!(curve.batch, direct);
+            assert_eq!(curve.batch, direct, "{}", curve.label);
         }
     }
 

@@ -13,6 +13,7 @@ use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
 use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromPosterior;
+use crate::preset::Preset;
 use crate::schedule::MomaSchedule;
 use validation::{InputError, at_least_one, open_unit, positive};
 
@@ -43,30 +44,35 @@ pub struct MomaParams {
     pub epoch_length: EpochLength,
 }
 
-/// The default scale of the MoMA width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.003;
+/// The scale of the MoMA width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
+pub const PRACTICAL_BETA_SCALE: f64 = 0.01;
 
-/// The default scale of the epoch length: `k = ceil(ln(4eT/delta))`, 1/24 of Theorem 4's
-/// (which leaves 3 epochs at `T = 1000`; see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_EPOCH_SCALE: f64 = 1.0 / 24.0;
+/// The scale of the epoch length in [`Preset::Practical`]: `k = ceil(ln(4eT/delta) / 3)`, 1/72
+/// of Theorem 4's (`k = 4` at `T = 1000`, where Theorem 4's `k = 279` leaves 3 epochs; see
+/// `docs/ldp-bo.md`, "Presets").
+pub const PRACTICAL_EPOCH_SCALE: f64 = 1.0 / 72.0;
 
-impl Default for MomaParams {
-    /// The crate's defaults (`docs/ldp-bo.md`, "Defaults"): `lambda = 1`, `delta = 0.1`, `e = 0.5`, `q` of
-    /// Theorem 4, `beta_scale = ` [`DEFAULT_BETA_SCALE`], `k = ceil(ln(4eT/delta))`. The horizon `T` is not a parameter: it is
+impl MomaParams {
+    /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, Nyström accuracy `e = 0.5`,
+    /// `q` of Theorem 4 (scale 1); [`Preset::Theory`]: `beta_scale` 1 and Theorem 4's
+    /// `k = ceil(24 ln(4eT/delta))`; [`Preset::Practical`]: [`PRACTICAL_BETA_SCALE`] and
+    /// `k` scaled by [`PRACTICAL_EPOCH_SCALE`]. The horizon `T` is not a parameter: it is
     /// passed where the algorithm is built.
-    fn default() -> Self {
+    pub fn of(preset: Preset) -> Self {
+        let (beta_scale, epoch_scale) = match preset {
+            Preset::Theory => (1.0, 1.0),
+            Preset::Practical => (PRACTICAL_BETA_SCALE, PRACTICAL_EPOCH_SCALE),
+        };
         Self {
             lambda: 1.0,
             delta: 0.1,
             accuracy: 0.5,
             q_scale: 1.0,
-            beta_scale: DEFAULT_BETA_SCALE,
-            epoch_length: EpochLength::Scaled(DEFAULT_EPOCH_SCALE),
+            beta_scale,
+            epoch_length: EpochLength::Scaled(epoch_scale),
         }
     }
-}
 
-impl MomaParams {
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
         positive("lambda", self.lambda)?;

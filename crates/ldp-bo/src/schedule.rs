@@ -2,7 +2,7 @@
 //! them (and, for the non-private TGP-UCB, as derived in `docs/ldp-bo.md`).
 //!
 //! Every function here is the plain formula; the algorithms multiply the confidence widths by
-//! a documented scale (see `docs/ldp-bo.md`, "Defaults").
+//! a documented scale (see `docs/ldp-bo.md`, "Presets").
 
 use crate::error::LdpBoError;
 use validation::{Interval, at_least_one, in_range, non_negative, open_unit, positive};

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
+use crate::preset::Preset;
 use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
 use crate::truncation::truncate_reward;
 use crate::ucb::scaled_width;
@@ -26,29 +27,30 @@ pub struct TgpParams {
     /// Confidence `delta` of the width `beta_t` (line 5).
     pub delta: f64,
     /// Multiplies the concentration terms of the width `beta_t` of line 5, i.e. everything but
-    /// its leading `B` (1 = the theorem's width; see `docs/ldp-bo.md`, "Defaults").
+    /// its leading `B` (1 = the theorem's width; see `docs/ldp-bo.md`, "Presets").
     pub beta_scale: f64,
     /// Where `gamma_{t-1}` of line 5 comes from.
     pub gamma: GammaSource,
 }
 
-impl Default for TgpParams {
-    /// `lambda = 1`, `delta = 0.1`, `beta_scale = ` [`DEFAULT_BETA_SCALE`], realised
-    /// information gain.
-    fn default() -> Self {
+/// The scale of the TGP-UCB width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
+pub const PRACTICAL_BETA_SCALE: f64 = 0.01;
+
+impl TgpParams {
+    /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, realised information gain, and
+    /// `beta_scale` 1 ([`Preset::Theory`]) or [`PRACTICAL_BETA_SCALE`] ([`Preset::Practical`]).
+    pub fn of(preset: Preset) -> Self {
         Self {
             lambda: 1.0,
             delta: 0.1,
-            beta_scale: DEFAULT_BETA_SCALE,
+            beta_scale: match preset {
+                Preset::Theory => 1.0,
+                Preset::Practical => PRACTICAL_BETA_SCALE,
+            },
             gamma: GammaSource::Realised,
         }
     }
-}
 
-/// The default scale of the TGP-UCB width (see `docs/ldp-bo.md`, "Defaults").
-pub const DEFAULT_BETA_SCALE: f64 = 0.01;
-
-impl TgpParams {
     /// Check every field.
     pub fn validate(&self) -> Result<(), LdpBoError> {
         positive("lambda", self.lambda)?;

@@ -4,7 +4,7 @@
 
 /// The width of the coming UCB choice, `bias + scale (beta - bias)`: the theorem's `beta` with its
 /// concentration term (everything but the function-norm `bias`) multiplied by `scale`
-/// (`docs/ldp-bo.md`, "Defaults").
+/// (`docs/ldp-bo.md`, "Presets").
 pub(crate) fn scaled_width(bias: f64, beta: f64, scale: f64) -> f64 {
     bias + scale * (beta - bias)
 }

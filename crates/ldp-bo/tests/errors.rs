@@ -5,6 +5,7 @@ use std::sync::Arc;
 use bandit::agent::Agent;
 use bandit::{BanditError, InputError};
 use kernel::{Kernel, SquaredExponential};
+use ldp_bo::Preset;
 use ldp_bo::{
     AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, TgpParams, TgpUcb,
 };
@@ -49,28 +50,28 @@ fn curator_parameters() {
 fn horizon_zero_and_empty_arm_sets() {
     let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
     assert!(matches!(
-        AtaGpUcb::private(k(), arms().view(), &c, 0, AtaParams::default()),
+        AtaGpUcb::private(k(), arms().view(), &c, 0, AtaParams::of(Preset::Practical)),
         Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), arms().view(), &c, 0, MomaParams::default()),
+        MomaGpUcb::private(k(), arms().view(), &c, 0, MomaParams::of(Preset::Practical)),
         Err(LdpBoError::Input(InputError::ZeroCount { .. }))
     ));
     let empty = Array2::<f64>::zeros((0, 1));
     assert!(matches!(
-        TgpUcb::private(k(), empty.view(), &c, TgpParams::default()),
+        TgpUcb::private(k(), empty.view(), &c, TgpParams::of(Preset::Practical)),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::Empty { .. }
         )))
     ));
     assert!(matches!(
-        AtaGpUcb::private(k(), empty.view(), &c, 10, AtaParams::default()),
+        AtaGpUcb::private(k(), empty.view(), &c, 10, AtaParams::of(Preset::Practical)),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::Empty { .. }
         )))
     ));
     assert!(matches!(
-        MomaGpUcb::private(k(), empty.view(), &c, 10, MomaParams::default()),
+        MomaGpUcb::private(k(), empty.view(), &c, 10, MomaParams::of(Preset::Practical)),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::Empty { .. }
         )))
@@ -80,10 +81,26 @@ fn horizon_zero_and_empty_arm_sets() {
 #[test]
 fn negative_bound_in_the_non_private_versions() {
     assert!(
-        TgpUcb::heavy_tailed(k(), arms().view(), -1.0, 1.0, 2.0, TgpParams::default()).is_err()
+        TgpUcb::heavy_tailed(
+            k(),
+            arms().view(),
+            -1.0,
+            1.0,
+            2.0,
+            TgpParams::of(Preset::Practical)
+        )
+        .is_err()
     );
     assert!(
-        AtaGpUcb::heavy_tailed(k(), arms().view(), -1.0, 2.0, 10, AtaParams::default()).is_err()
+        AtaGpUcb::heavy_tailed(
+            k(),
+            arms().view(),
+            -1.0,
+            2.0,
+            10,
+            AtaParams::of(Preset::Practical)
+        )
+        .is_err()
     );
     assert!(
         MomaGpUcb::heavy_tailed(
@@ -93,7 +110,7 @@ fn negative_bound_in_the_non_private_versions() {
             1.0,
             -3.0,
             10,
-            MomaParams::default()
+            MomaParams::of(Preset::Practical)
         )
         .is_err()
     );
@@ -103,7 +120,15 @@ fn negative_bound_in_the_non_private_versions() {
 fn nan_reward_and_protocol_errors() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let a = arms();
-    let mut tgp = TgpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, TgpParams::default()).unwrap();
+    let mut tgp = TgpUcb::heavy_tailed(
+        k(),
+        a.view(),
+        1.0,
+        1.0,
+        2.0,
+        TgpParams::of(Preset::Practical),
+    )
+    .unwrap();
     assert!(matches!(
         tgp.observe(1.0),
         Err(LdpBoError::Bandit(BanditError::ObserveBeforeSelect))
@@ -115,8 +140,15 @@ fn nan_reward_and_protocol_errors() {
             InputError::NonFinite { .. }
         )))
     ));
-    let mut ata =
-        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap();
+    let mut ata = AtaGpUcb::heavy_tailed(
+        k(),
+        a.view(),
+        1.0,
+        2.0,
+        10,
+        AtaParams::of(Preset::Practical),
+    )
+    .unwrap();
     ata.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         ata.observe(f64::INFINITY),
@@ -124,8 +156,16 @@ fn nan_reward_and_protocol_errors() {
             InputError::NonFinite { .. }
         )))
     ));
-    let mut moma =
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap();
+    let mut moma = MomaGpUcb::heavy_tailed(
+        k(),
+        a.view(),
+        1.0,
+        1.0,
+        2.0,
+        10,
+        MomaParams::of(Preset::Practical),
+    )
+    .unwrap();
     moma.select(a.view(), &mut rng).unwrap();
     assert!(matches!(
         moma.select(a.view(), &mut rng),
@@ -164,7 +204,14 @@ fn nan_reward_and_protocol_errors() {
     let mut bad = arms();
     bad[[2, 0]] = f64::NAN;
     assert!(matches!(
-        TgpUcb::heavy_tailed(k(), bad.view(), 1.0, 1.0, 2.0, TgpParams::default()),
+        TgpUcb::heavy_tailed(
+            k(),
+            bad.view(),
+            1.0,
+            1.0,
+            2.0,
+            TgpParams::of(Preset::Practical)
+        ),
         Err(LdpBoError::Bandit(BanditError::Input(
             InputError::NonFinite { index: Some(2), .. }
         )))
@@ -216,32 +263,57 @@ fn observe_before_select_is_a_typed_error_for_every_agent() {
     let a = arms();
     check(
         "LDP-TGP-UCB",
-        TgpUcb::private(k(), a.view(), &c, TgpParams::default()).unwrap(),
+        TgpUcb::private(k(), a.view(), &c, TgpParams::of(Preset::Practical)).unwrap(),
         private,
     );
     check(
         "LDP-ATA-GP-UCB",
-        AtaGpUcb::private(k(), a.view(), &c, 10, AtaParams::default()).unwrap(),
+        AtaGpUcb::private(k(), a.view(), &c, 10, AtaParams::of(Preset::Practical)).unwrap(),
         private,
     );
     check(
         "LDP-MoMA-GP-UCB",
-        MomaGpUcb::private(k(), a.view(), &c, 10, MomaParams::default()).unwrap(),
+        MomaGpUcb::private(k(), a.view(), &c, 10, MomaParams::of(Preset::Practical)).unwrap(),
         private,
     );
     check(
         "TGP-UCB",
-        TgpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, TgpParams::default()).unwrap(),
+        TgpUcb::heavy_tailed(
+            k(),
+            a.view(),
+            1.0,
+            1.0,
+            2.0,
+            TgpParams::of(Preset::Practical),
+        )
+        .unwrap(),
         || 0.5,
     );
     check(
         "ATA-GP-UCB",
-        AtaGpUcb::heavy_tailed(k(), a.view(), 1.0, 2.0, 10, AtaParams::default()).unwrap(),
+        AtaGpUcb::heavy_tailed(
+            k(),
+            a.view(),
+            1.0,
+            2.0,
+            10,
+            AtaParams::of(Preset::Practical),
+        )
+        .unwrap(),
         || 0.5,
     );
     check(
         "MoMA-GP-UCB",
-        MomaGpUcb::heavy_tailed(k(), a.view(), 1.0, 1.0, 2.0, 10, MomaParams::default()).unwrap(),
+        MomaGpUcb::heavy_tailed(
+            k(),
+            a.view(),
+            1.0,
+            1.0,
+            2.0,
+            10,
+            MomaParams::of(Preset::Practical),
+        )
+        .unwrap(),
         || 0.5,
     );
 }
@@ -262,14 +334,14 @@ proptest! {
     ) {
         let _ = CtlCurator::new(eps, b, r);
         if let Ok(c) = CtlCurator::new(eps, b, r) {
-            let tp = TgpParams { lambda, delta, beta_scale: scale, ..TgpParams::default() };
+            let tp = TgpParams { lambda, delta, beta_scale: scale, ..TgpParams::of(Preset::Practical) };
             let _ = TgpUcb::private(k(), arms().view(), &c, tp);
-            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::default() };
+            let ap = AtaParams { lambda, delta, beta_scale: scale, ..AtaParams::of(Preset::Practical) };
             let _ = AtaGpUcb::private(k(), arms().view(), &c, horizon, ap);
-            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::default() };
+            let mp = MomaParams { lambda, delta, beta_scale: scale, ..MomaParams::of(Preset::Practical) };
             let _ = MomaGpUcb::private(k(), arms().view(), &c, horizon, mp);
         }
-        let _ = TgpUcb::heavy_tailed(k(), arms().view(), b, r, eps, TgpParams::default());
+        let _ = TgpUcb::heavy_tailed(k(), arms().view(), b, r, eps, TgpParams::of(Preset::Practical));
         let _ = ldp_bo::schedule::TgpSchedule::new(b, r, eps, lambda, delta);
         let _ = ldp_bo::schedule::MomaSchedule::new(b, r, eps, lambda, delta, horizon, scale);
     }

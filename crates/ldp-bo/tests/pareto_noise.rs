@@ -16,7 +16,7 @@ use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
 use bandit::runner::{RunConfig, run_trials_non_private};
 use kernel::Kernel;
-use ldp_bo::{AtaGpUcb, AtaParams, MomaGpUcb, MomaParams, TgpParams, TgpUcb};
+use ldp_bo::{AtaGpUcb, AtaParams, MomaGpUcb, MomaParams, Preset, TgpParams, TgpUcb};
 use rand_chacha::ChaCha20Rng;
 
 type Env = Annotated<FixedSetEnvironment, (f64, Arc<dyn Kernel>, ndarray::Array2<f64>)>;
@@ -67,13 +67,20 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
             *b,
             1.0,
             v,
-            TgpParams::default(),
+            TgpParams::of(Preset::Practical),
         )
     });
     let ata = mean_final(&config, |e, _| {
         let (b, kernel, arms) = &e.info;
         let (v, t) = (b.powi(2) + VARIANCE, horizon as u64);
-        AtaGpUcb::heavy_tailed(kernel.clone(), arms.view(), *b, v, t, AtaParams::default())
+        AtaGpUcb::heavy_tailed(
+            kernel.clone(),
+            arms.view(),
+            *b,
+            v,
+            t,
+            AtaParams::of(Preset::Practical),
+        )
     });
     let moma = mean_final(&config, |e, _| {
         let (b, kernel, arms) = &e.info;
@@ -85,7 +92,7 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
             1.0,
             c,
             t,
-            MomaParams::default(),
+            MomaParams::of(Preset::Practical),
         )
     });
     for (name, r) in [("TGP-UCB", tgp), ("ATA-GP-UCB", ata), ("MoMA-GP-UCB", moma)] {

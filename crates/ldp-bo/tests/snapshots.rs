@@ -2,6 +2,7 @@
 //! that any change of behaviour shows up in review.
 
 use bandit::runner::RunConfig;
+use ldp_bo::Preset;
 use ldp_bo::experiments::{Algorithm, AlgorithmParams, FIGURES, Setting, Source, run};
 use serde::Serialize;
 
@@ -29,8 +30,14 @@ fn snapshot(setting: Setting, figure: &str) -> Vec<Snapshot> {
     Algorithm::ALL
         .iter()
         .map(|&alg| {
-            let batch =
-                run(&source, setting, alg, &AlgorithmParams::default(), &config).expect("run");
+            let batch = run(
+                &source,
+                setting,
+                alg,
+                &AlgorithmParams::of(Preset::Practical),
+                &config,
+            )
+            .expect("run");
             let t = &batch.trials[0];
             Snapshot {
                 algorithm: alg.name(setting),

@@ -92,6 +92,16 @@ pub enum InputError {
         /// The constraint in words ("must equal the mechanism's clipping bound").
         requirement: &'static str,
     },
+    /// A name that is not one of the known choices (a preset, a mode).
+    #[error("unknown {what} `{name}` (known: {known})")]
+    UnknownName {
+        /// What kind of name.
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The known names, comma-separated.
+        known: &'static str,
+    },
 }
 
 /// `"[i]"` after the name of a collection whose entry `i` is bad, nothing for a single value.

@@ -34,6 +34,10 @@ pub struct Args {
     /// Only these figure panels (comma-separated ids, e.g. `fig2a,fig3b`).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Only the curves of this variant of the paper (ldp-bo: `theory` for the theorems'
+    /// constants, `practical` for the scaled ones); without it, every variant.
+    #[arg(long)]
+    preset: Option<String>,
     #[command(flatten)]
     data_dir: DataDirArg,
     /// Output folder (default `target/reproduce/PAPER`).
@@ -57,7 +61,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )
     .context("--trials and --horizon must be >= 1")?
     .with_overrides(args.trials.is_some(), args.horizon.is_some())
-    .with_only(args.only);
+    .with_only(args.only)
+    .with_variant(args.preset);
     let figures = paper.select_figures(&options)?;
     let out = args.out.unwrap_or_else(|| {
         crate::workspace_root()

@@ -9,7 +9,7 @@ use crate::shared::{ALPHA, Expect, audit_outcome};
 use bandit::BanditError;
 use bandit::env::RecordedStream;
 use bandit::runner::{RoundView, run_one_observed};
-use ldp_bo::{CtlCurator, LdpBoError, PrivateReward, TgpParams, TgpUcb};
+use ldp_bo::{CtlCurator, LdpBoError, Preset, PrivateReward, TgpParams, TgpUcb};
 use ndarray::Array2;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -74,7 +74,12 @@ pub(super) fn pipeline_audit(
                 rng.random::<u64>(),
                 &|_: &mut ChaCha20Rng| RecordedStream::new(arms.clone(), users.clone()),
                 &|_: &RecordedStream, _: &mut ChaCha20Rng| {
-                    TgpUcb::private(kernel.clone(), arms.view(), &c, TgpParams::default())
+                    TgpUcb::private(
+                        kernel.clone(),
+                        arms.view(),
+                        &c,
+                        TgpParams::of(Preset::Practical),
+                    )
                 },
                 &|_: &RecordedStream, _: &mut ChaCha20Rng| Ok::<_, LdpBoError>(c.clone()),
                 &mut record,

@@ -5,9 +5,9 @@ use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};
 use crate::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons};
 use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
-use ldp_bo::LdpBoError;
 use ldp_bo::experiments::{Algorithm, AlgorithmParams, Instance, Setting, Source};
 use ldp_bo::lower_bound::{LowerBoundKernel, LowerBoundSetting};
+use ldp_bo::{LdpBoError, Preset};
 use rand_chacha::ChaCha20Rng;
 
 /// The scaling problem: the paper's synthetic SE problem under CTL(eps).
@@ -31,7 +31,7 @@ pub(super) fn private_curve(
     t_max: usize,
     seed: u64,
 ) -> Result<Vec<f64>, LdpBoError> {
-    let params = AlgorithmParams::default();
+    let params = AlgorithmParams::of(Preset::Practical);
     let setting = Setting::Ldp { epsilon };
     ldp_bo::experiments::regret_curve(&scaling_source(), setting, algorithm, &params, t_max, seed)
 }
