@@ -77,7 +77,7 @@ pub(super) fn scaling(
         ctx,
         CheckKind::Scaling,
         &format!(
-            "{name} (crate defaults) on the Zhou & Tan synthetic (100 arms, SE l = 0.2, uniform noise R = 1) under CTL(eps = {SCALING_EPSILON}); every horizon read off one run of T_max per seed"
+            "{name} (practical preset) on the Zhou & Tan synthetic (100 arms, SE l = 0.2, uniform noise R = 1) under CTL(eps = {SCALING_EPSILON}); every horizon read off one run of T_max per seed"
         ),
         &r,
         Verdict::Pass,
