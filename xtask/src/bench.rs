@@ -76,7 +76,7 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
                     m => format!("mean {} = {:.4}", m.symbol(), curve.summary.last().0),
                 };
                 println!(
-                    "  {:<6} {:<16} {:>7.2} s  ({:.2} ms per round per trial; {last})",
+                    "  {:<6} {:<26} {:>7.2} s  ({:.2} ms per round per trial; {last})",
                     figure.id,
                     curve.label,
                     curve.seconds,

@@ -461,7 +461,7 @@ pub struct Budget {
 /// from (for the summary) and their JSON (written next to the results).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parameters {
-    /// Where the parameters come from, e.g. "the crate defaults (`docs/ldp-bo.md`)".
+    /// Where the parameters come from, e.g. "the presets `theory` and `practical` (`docs/ldp-bo.md`)".
     pub description: &'static str,
     /// The parameters as pretty-printed JSON, fields in declaration order.
     pub json: String,

@@ -489,8 +489,19 @@ impl PaperExperiments for ZhouTan2021 {
             .filter(|p| options.variant().is_none_or(|v| v == p.name()))
             .map(|p| (p.name(), AlgorithmParams::of(p)))
             .collect();
+        let description = match options.variant() {
+            Some("theory") => {
+                "the preset `theory` (the theorems' constants; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
+            }
+            Some(_) => {
+                "the preset `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
+            }
+            None => {
+                "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), and the horizon T"
+            }
+        };
         Parameters::json(
-            "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), and the horizon T",
+            description,
             &Record {
                 horizon: options.horizon(),
                 presets,
@@ -526,7 +537,7 @@ impl PaperExperiments for ZhouTan2021 {
                     .ok_or_else(|| ExperimentError::CurveMismatch {
                         figure: figure.id.to_string(),
                         expected: curves.iter().map(|(l, _, _)| l.clone()).collect(),
-                        got: vec![label.clone()],
+                        got: figure.curves.clone(),
                     })?;
                 let source = Arc::clone(&source);
                 let params = AlgorithmParams::of(preset);
@@ -537,7 +548,7 @@ impl PaperExperiments for ZhouTan2021 {
             .collect()
     }
 
-    /// All six algorithms at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
+    /// All six algorithms under both presets (twelve curves) at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
     /// LDP on Figure 3(a), non-private on Figure 2(d) (`docs/ldp-bo.md`, "Benchmarks").
     fn timings(&self) -> TimingWorkload {
         TimingWorkload {

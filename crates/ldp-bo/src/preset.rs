@@ -24,7 +24,7 @@ pub enum Preset {
     /// theorems hold for any values; these are stated choices).
     Theory,
     /// The same algorithms with their widths' concentration terms scaled down and MoMA's epoch
-    /// length divided by 24; the scales were chosen on held-out synthetic instances
+    /// length divided by 72; the scales were chosen on held-out synthetic instances
     /// (`docs/ldp-bo.md`, "Presets"). The theorems' confidence statements do not hold for it.
     Practical,
 }
@@ -77,5 +77,35 @@ mod tests {
         }
         let e = Preset::named("tuned").unwrap_err().to_string();
         assert!(e.contains("tuned") && e.contains("theory"), "{e}");
+    }
+
+    /// `Theory` is wired as documented: every width at scale 1, `q` at scale 1, and the
+    /// algorithm MoMA builds runs Theorem 4's `k = ceil(24 ln(4eT/delta))`, 279 at `T = 1000`,
+    /// `delta = 0.1` (24 ln(108 731.4) = 278.32); `Practical` runs `k = 4` there.
+    #[test]
+    fn theory_is_the_theorems_constants() {
+        use crate::{AtaParams, CtlCurator, MomaGpUcb, MomaParams, TgpParams};
+        let one = 1f64.to_bits();
+        let (t, a, m) = (
+            TgpParams::of(Preset::Theory),
+            AtaParams::of(Preset::Theory),
+            MomaParams::of(Preset::Theory),
+        );
+        assert_eq!(t.beta_scale.to_bits(), one);
+        assert_eq!(a.beta_scale.to_bits(), one);
+        assert_eq!(a.q_scale.to_bits(), one);
+        assert_eq!(m.beta_scale.to_bits(), one);
+        assert_eq!(m.q_scale.to_bits(), one);
+        let arms = ndarray::array![[0.0], [0.5], [1.0]];
+        let curator = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
+        let k = |preset| {
+            let kernel = kernel::SquaredExponential::isotropic(0.2).unwrap();
+            let p = MomaParams::of(preset);
+            MomaGpUcb::private(kernel, arms.view(), &curator, 1000, p)
+                .unwrap()
+                .epoch_length()
+        };
+        assert_eq!(k(Preset::Theory), 279);
+        assert_eq!(k(Preset::Practical), 4);
     }
 }

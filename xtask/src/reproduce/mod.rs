@@ -122,11 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let (mean, sd, _, _) = curve.summary.last();
                 bar.println(match figure.metric {
                     Metric::CumulativeRegret => format!(
-                        "{:>6} {:<16} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
+                        "{:>6} {:<26} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
                         figure.id, curve.label, curve.seconds
                     ),
                     Metric::SimpleRegret | Metric::ErrorRate => format!(
-                        "{:>6} {:<16} {} = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
+                        "{:>6} {:<26} {} = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
                         figure.id,
                         curve.label,
                         figure.metric.symbol(),
