@@ -217,10 +217,19 @@ mod tests {
                 assert_eq!(via_trait.value().to_bits(), direct.to_bits());
             }
         }
+        // An infinite reward is clipped like any other out-of-range value (issue 13, item 6):
+        // the release equals that of the bound itself, bit for bit; NaN is an error.
+        for (y, bound) in [(f64::INFINITY, 1.5), (f64::NEG_INFINITY, -1.5)] {
+            let (mut a, mut b) = (ChaCha20Rng::seed_from_u64(3), ChaCha20Rng::seed_from_u64(3));
+            let inf = Mechanism::release(&c, &y, &mut a).unwrap().value();
+            let at_bound = Mechanism::release(&c, &bound, &mut b).unwrap().value();
+            assert!(inf.is_finite());
+            assert_eq!(inf.to_bits(), at_bound.to_bits());
+        }
         let mut rng = ChaCha20Rng::seed_from_u64(1);
         assert!(matches!(
-            Mechanism::release(&c, &f64::INFINITY, &mut rng),
-            Err(PrivacyError::Input(privacy::InputError::NonFinite { .. }))
+            Mechanism::release(&c, &f64::NAN, &mut rng),
+            Err(PrivacyError::Input(privacy::InputError::NotANumber { .. }))
         ));
     }
 

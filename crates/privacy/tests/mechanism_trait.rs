@@ -108,7 +108,7 @@ fn convert_to_laplace_releases_privatized_rewards() {
             ConvertToLaplace::sub_weibull(0.5, 1.0, 2.0, 0.5, 100, 0.01).unwrap(),
         ] {
             let c = c.with_sampler(s);
-            for y in [-100.0, -1.5, 0.0, 0.4, 1e9] {
+            for y in [f64::NEG_INFINITY, -100.0, -1.5, 0.0, 0.4, 1e9, f64::INFINITY] {
                 same_draws(
                     |r| c.release(&y, r).unwrap().to_bits(),
                     |r| c.privatize(y, r).unwrap().to_bits(),
@@ -118,7 +118,7 @@ fn convert_to_laplace_releases_privatized_rewards() {
             let mut rng = ChaCha20Rng::seed_from_u64(0);
             assert!(matches!(
                 c.release(&f64::NAN, &mut rng),
-                Err(PrivacyError::Input(InputError::NonFinite { .. }))
+                Err(PrivacyError::Input(InputError::NotANumber { .. }))
             ));
         }
     }

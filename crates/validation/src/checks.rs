@@ -3,6 +3,16 @@
 use crate::error::InputError;
 use crate::interval::Interval;
 
+/// `Ok(value)` unless `value` is NaN ([`InputError::NotANumber`]): infinities pass, for inputs
+/// that are clipped next.
+pub fn not_nan(what: &'static str, value: f64) -> Result<f64, InputError> {
+    if value.is_nan() {
+        Err(InputError::NotANumber { what })
+    } else {
+        Ok(value)
+    }
+}
+
 /// `Ok(value)` if `value` is finite, else [`InputError::NonFinite`] (without an index).
 pub fn finite(what: &'static str, value: f64) -> Result<f64, InputError> {
     if value.is_finite() {

@@ -28,6 +28,13 @@ pub enum InputError {
         /// The offending value.
         value: f64,
     },
+    /// A value is NaN where any other value, infinities included, is allowed (a reward that
+    /// is clipped before use).
+    #[error("{what} must not be NaN")]
+    NotANumber {
+        /// Which value.
+        what: &'static str,
+    },
     /// Two things that must have equal dimensions (lengths, numbers of columns, ...) do not.
     #[error("dimension mismatch in {context}: expected {expected}, got {got}")]
     DimensionMismatch {

@@ -62,7 +62,7 @@ mod interval;
 
 pub use checks::{
     Count, at_least_one, ensure_finite, finite, in_range, index_in, matching_dimension, non_empty,
-    non_negative, open_unit, positive,
+    non_negative, not_nan, open_unit, positive,
 };
 pub use error::InputError;
 pub use interval::Interval;

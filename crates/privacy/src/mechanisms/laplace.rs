@@ -10,7 +10,7 @@ use crate::error::PrivacyError;
 use crate::mechanism::Mechanism;
 use crate::params::{Delta, Epsilon, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
-use validation::{at_least_one, finite, positive};
+use validation::{at_least_one, finite, not_nan, positive};
 
 /// The Laplace mechanism: `M(x) = f(x) + (Z_1, ..., Z_d)`, `Z_i` i.i.d. Laplace(b).
 ///
@@ -246,9 +246,11 @@ impl ConvertToLaplace {
         )
     }
 
-    /// The clipped reward `clip(y, -(B+R), B+R)`.
+    /// The clipped reward `clip(y, -(B+R), B+R)`. An infinite reward is clipped like any other
+    /// out-of-range value (to `-(B+R)` or `B+R`); NaN has no place on the line and is an error
+    /// ([`InputError::NotANumber`](crate::InputError::NotANumber)).
     pub fn clip(&self, reward: f64) -> Result<f64, PrivacyError> {
-        Ok(finite("reward", reward)?.clamp(-self.bound, self.bound))
+        Ok(not_nan("reward", reward)?.clamp(-self.bound, self.bound))
     }
 
     /// Privatise one reward (Curator 1; the same as [`Mechanism::release`]).
