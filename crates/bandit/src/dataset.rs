@@ -99,6 +99,94 @@ impl DataSetProblem {
     }
 }
 
+/// `B` and `R` of a data-set problem fixed from rows that the private run never draws: what a
+/// deployment of a locally private learner must do, since its clipping bound `B + R` is part of
+/// the mechanism and cannot be read off the rewards it privatises. In the problem's units
+/// (readings divided by its scale `s`): `B = max_i m_i / s` and `R = max_{r,i} |x_ri - m_i| / s`,
+/// with `m_i` the column means of the held-out rows `x`.
+///
+/// Dividing by the problem's `s` is server-side post-processing: in raw units the clip is at
+/// `s (B + R)`, computed from the held-out rows alone.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HeldOutBounds {
+    /// `B` in the problem's units.
+    pub b: f64,
+    /// `R` in the problem's units.
+    pub r: f64,
+    /// How many held-out rows they come from.
+    pub rows: usize,
+}
+
+impl DataSetProblem {
+    /// [`HeldOutBounds`] from `rows` (raw readings of this problem's columns, one row per time
+    /// step).
+    ///
+    /// # Errors
+    /// [`BanditError::Input`] for an empty table or a column count other than the problem's.
+    pub fn bounds_from_rows(&self, rows: &Array2<f64>) -> Result<HeldOutBounds, BanditError> {
+        validation::matching_dimension("held-out rows (columns)", self.n_arms(), rows.ncols())?;
+        let means = rows
+            .mean_axis(Axis(0))
+            .ok_or(validation::InputError::Empty {
+                what: "held-out rows",
+            })?;
+        let b = means.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v)) / self.scale;
+        let mut r = 0.0f64;
+        for row in rows.rows() {
+            for (x, m) in row.iter().zip(means.iter()) {
+                r = r.max((x - m).abs());
+            }
+        }
+        Ok(HeldOutBounds {
+            b,
+            r: r / self.scale,
+            rows: rows.nrows(),
+        })
+    }
+}
+
+/// The light-sensor problem with `B` and `R` from its train rows ([`HeldOutBounds`]): the
+/// rewards are drawn from the test rows only, so the 601 train rows (which also give the
+/// kernel) are data the private run does not use.
+pub fn light_sensor_held_out(
+    data_dir: &Path,
+) -> Result<(DataSetProblem, HeldOutBounds), BanditError> {
+    let problem = light_sensor(data_dir)?;
+    let (_, train) = read_table(data_dir, LIGHT_TRAIN, 0)?;
+    let bounds = problem.bounds_from_rows(&train)?;
+    Ok((problem, bounds))
+}
+
+/// The first day of the later window of [`stocks_held_out`]: 2016 is held out (252 trading
+/// days), 2017-01-03 to 2019-04-10 (571 days) is the problem.
+pub const STOCKS_SPLIT: &str = "2017-01-01";
+
+/// The stock problem on the days from [`STOCKS_SPLIT`] on (built exactly as [`stocks`] builds
+/// it from all days: means, scale, kernel, `B`, `R`, `v`, `c` of those days), with
+/// [`HeldOutBounds`] from the earlier days. Both are returned so that a run can compare the
+/// paper's rule (`problem.b`, `problem.r`, from the rewards privatised) with bounds fixed in
+/// advance (`bounds`).
+pub fn stocks_held_out(data_dir: &Path) -> Result<(DataSetProblem, HeldOutBounds), BanditError> {
+    let (names, prices) = read_table(data_dir, STOCKS, 1)?;
+    let dates = read_first_column(data_dir, STOCKS)?;
+    let split = dates
+        .iter()
+        .take_while(|d| d.as_str() < STOCKS_SPLIT)
+        .count();
+    if split == 0 || split == dates.len() {
+        return Err(BanditError::DataFormat {
+            path: data_dir.join(STOCKS),
+            reason: format!("no rows on one side of {STOCKS_SPLIT} (dates must be sorted)"),
+        });
+    }
+    let rows = |range: std::ops::Range<usize>| prices.select(Axis(0), &range.collect::<Vec<_>>());
+    let (earlier, later) = (rows(0..split), rows(split..prices.nrows()));
+    let mut problem = build("stocks", names, &later, &later, data_dir.join(STOCKS))?;
+    problem.name = format!("stocks from {STOCKS_SPLIT}");
+    let bounds = problem.bounds_from_rows(&earlier)?;
+    Ok((problem, bounds))
+}
+
 /// Load the light-sensor problem (41 arms) from `data_dir`.
 pub fn light_sensor(data_dir: &Path) -> Result<DataSetProblem, BanditError> {
     let (names, train) = read_table(data_dir, LIGHT_TRAIN, 0)?;
@@ -344,4 +432,33 @@ fn read_table(
     }
     let table = Array2::from_shape_vec((rows, m), values).map_err(|e| fmt(e.to_string()))?;
     Ok((names, table))
+}
+
+/// The first column of a CSV with a header row, as text (the stock file's dates, which must be
+/// in ascending order: checked here).
+fn read_first_column(dir: &Path, file: &'static str) -> Result<Vec<String>, BanditError> {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).map_err(|source| BanditError::DataIo {
+        path: path.clone(),
+        source,
+    })?;
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let mut out: Vec<String> = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| BanditError::DataFormat {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        let d = rec.get(0).unwrap_or_default().trim().to_string();
+        if out.last().is_some_and(|p| p.as_str() >= d.as_str()) {
+            return Err(BanditError::DataFormat {
+                path: path.clone(),
+                reason: format!("dates not in ascending order at {d:?}"),
+            });
+        }
+        out.push(d);
+    }
+    Ok(out)
 }

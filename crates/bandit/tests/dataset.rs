@@ -3,7 +3,7 @@
 // Exact float equality is intended here: the runner and the constructions are bit-reproducible.
 #![allow(clippy::float_cmp)]
 
-use approx::assert_abs_diff_eq;
+use approx::{assert_abs_diff_eq, assert_relative_eq};
 use bandit::BanditError;
 use bandit::dataset::{default_data_dir, light_sensor, stocks};
 use bandit::env::Environment;
@@ -91,4 +91,31 @@ fn missing_data_folder_is_a_typed_error_with_a_clear_message() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn held_out_bounds_follow_the_papers_rule_on_other_rows() {
+    use bandit::dataset::{STOCKS_SPLIT, light_sensor_held_out, stocks_held_out};
+    // The rule applied to the problem's own (raw) reward rows gives the problem's B and R.
+    for p in [
+        light_sensor(&default_data_dir()).unwrap(),
+        stocks(&default_data_dir()).unwrap(),
+    ] {
+        let own = p.bounds_from_rows(&(&p.rewards * p.scale)).unwrap();
+        assert_relative_eq!(own.b, p.b, max_relative = 1e-12);
+        assert_relative_eq!(own.r, p.r, max_relative = 1e-12);
+    }
+    // Light sensors: the same problem, bounds from the 601 train rows.
+    let (light, held) = light_sensor_held_out(&default_data_dir()).unwrap();
+    assert_eq!(held.rows, 601);
+    assert_eq!(light.rewards.nrows(), 192);
+    assert!(held.b > 0.0 && held.r > 0.0 && held.b.is_finite() && held.r.is_finite());
+    // Stocks: 2016 (252 days) held out, the problem on the 571 later days.
+    let (later, held) = stocks_held_out(&default_data_dir()).unwrap();
+    assert_eq!((held.rows, later.rewards.nrows()), (252, 571));
+    assert!(later.name.contains(STOCKS_SPLIT));
+    assert_relative_eq!(later.b, 1.0, max_relative = 1e-15);
+    // A table with other columns is a typed error.
+    let wrong = ndarray::Array2::<f64>::ones((3, 2));
+    assert!(later.bounds_from_rows(&wrong).is_err());
 }

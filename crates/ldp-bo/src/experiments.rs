@@ -13,6 +13,11 @@
 //! | 3(b) | LDP, eps = 1 | light sensors |
 //! | 3(c) | LDP, eps = 0.5 | stocks |
 //!
+//! Six more LDP panels (not in the paper) fix `B` and `R` in advance, as a deployment must
+//! ([`Bounds::HeldOut`]): 2(b) and 3(b) with the light sensors' train rows, and 2(c) and 3(c) on
+//! the stock days from 2017 with 2016 held out, beside the same later window with the paper's
+//! rule.
+//!
 //! Synthetic problems draw a new function per trial (as the paper does, "a different f is
 //! chosen for each trial"); the data-set problems are fixed and only the rewards are random.
 //!
@@ -24,7 +29,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use bandit::agent::{Agent, Curator, Identity};
-use bandit::dataset::{self, DataSetProblem};
+use bandit::dataset::{self, DataSetProblem, HeldOutBounds};
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::experiment::{
     self, ExperimentError, Options, PaperExperiments, Parameters, TimingWorkload,
@@ -39,7 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ata::{AtaGpUcb, AtaParams};
 use crate::curator::CtlCurator;
-use crate::error::LdpBoError;
+use crate::error::{InputError, LdpBoError};
 use crate::moma::{MomaGpUcb, MomaParams};
 use crate::preset::Preset;
 use crate::tgp::{TgpParams, TgpUcb};
@@ -55,6 +60,8 @@ pub enum Problem {
     LightSensor,
     /// The 29 stocks (`../shared/data`).
     Stocks,
+    /// The 29 stocks on the days from [`bandit::dataset::STOCKS_SPLIT`] on (2016 held out).
+    StocksFrom2017,
 }
 
 impl Problem {
@@ -65,6 +72,7 @@ impl Problem {
             Self::SyntheticMatern => "synthetic-matern52",
             Self::LightSensor => "light-sensor",
             Self::Stocks => "stocks",
+            Self::StocksFrom2017 => "stocks-from-2017",
         }
     }
 }
@@ -110,6 +118,18 @@ impl Algorithm {
     }
 }
 
+/// Where a data-set panel's `B` and `R` (the curator's clip `B + R`, and the learner's
+/// schedule) come from. The synthetic panels know theirs (`B = max |f|`, `R = 1`) either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bounds {
+    /// The paper's rule (Section 5.1): from the rewards being privatised, `B = max f`, `R` =
+    /// the largest deviation of a reading from its column mean.
+    FromRewards,
+    /// Fixed in advance from rows the private run does not draw
+    /// ([`bandit::dataset::HeldOutBounds`]): the light sensors' train rows, the stocks' 2016.
+    HeldOut,
+}
+
 /// One panel of Figures 2 and 3.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Figure {
@@ -121,63 +141,117 @@ pub struct Figure {
     pub problem: Problem,
     /// The setting.
     pub setting: Setting,
+    /// Where `B` and `R` come from.
+    pub bounds: Bounds,
 }
 
-/// Figures 2(a)-(f) and 3(a)-(c).
-pub const FIGURES: [Figure; 9] = [
+/// Figures 2(a)-(f) and 3(a)-(c), then the six data-set panels with `B` and `R` fixed in
+/// advance and their comparison on the same stock days (not in the paper; issue 13, item 6).
+pub const FIGURES: [Figure; 15] = [
     Figure {
         id: "fig2a",
         caption: "LDP, eps = 1, synthetic data, Matern",
         problem: Problem::SyntheticMatern,
         setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig2b",
         caption: "LDP, eps = 0.5, light sensor data",
         problem: Problem::LightSensor,
         setting: Setting::Ldp { epsilon: 0.5 },
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig2c",
         caption: "LDP, eps = 1, stock market data",
         problem: Problem::Stocks,
         setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig2d",
         caption: "Non-private, synthetic data, SE",
         problem: Problem::SyntheticSe,
         setting: Setting::NonPrivate,
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig2e",
         caption: "Non-private, light sensor data",
         problem: Problem::LightSensor,
         setting: Setting::NonPrivate,
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig2f",
         caption: "Non-private, stock market data",
         problem: Problem::Stocks,
         setting: Setting::NonPrivate,
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig3a",
         caption: "LDP, eps = 1, synthetic data, SE",
         problem: Problem::SyntheticSe,
         setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig3b",
         caption: "LDP, eps = 1, light sensor data",
         problem: Problem::LightSensor,
         setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::FromRewards,
     },
     Figure {
         id: "fig3c",
         caption: "LDP, eps = 0.5, stock market data",
         problem: Problem::Stocks,
         setting: Setting::Ldp { epsilon: 0.5 },
+        bounds: Bounds::FromRewards,
+    },
+    Figure {
+        id: "fig2b-held-out",
+        caption: "LDP, eps = 0.5, light sensor data, B and R from the train rows",
+        problem: Problem::LightSensor,
+        setting: Setting::Ldp { epsilon: 0.5 },
+        bounds: Bounds::HeldOut,
+    },
+    Figure {
+        id: "fig3b-held-out",
+        caption: "LDP, eps = 1, light sensor data, B and R from the train rows",
+        problem: Problem::LightSensor,
+        setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::HeldOut,
+    },
+    Figure {
+        id: "fig2c-2017",
+        caption: "LDP, eps = 1, stocks from 2017, B and R from the rewards",
+        problem: Problem::StocksFrom2017,
+        setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::FromRewards,
+    },
+    Figure {
+        id: "fig2c-2017-held-out",
+        caption: "LDP, eps = 1, stocks from 2017, B and R from 2016",
+        problem: Problem::StocksFrom2017,
+        setting: Setting::Ldp { epsilon: 1.0 },
+        bounds: Bounds::HeldOut,
+    },
+    Figure {
+        id: "fig3c-2017",
+        caption: "LDP, eps = 0.5, stocks from 2017, B and R from the rewards",
+        problem: Problem::StocksFrom2017,
+        setting: Setting::Ldp { epsilon: 0.5 },
+        bounds: Bounds::FromRewards,
+    },
+    Figure {
+        id: "fig3c-2017-held-out",
+        caption: "LDP, eps = 0.5, stocks from 2017, B and R from 2016",
+        problem: Problem::StocksFrom2017,
+        setting: Setting::Ldp { epsilon: 0.5 },
+        bounds: Bounds::HeldOut,
     },
 ];
 
@@ -225,7 +299,8 @@ pub struct InstanceInfo {
     /// `B` (the paper sets `B = max |f|`).
     pub b: f64,
     /// `R`: the noise bound of the LDP setting (uniform `[-1, 1]`: 1; data sets: the largest
-    /// deviation of a reading from its column mean).
+    /// deviation of a reading from its column mean, over the rewards or, with
+    /// [`Bounds::HeldOut`], over the held-out rows).
     pub r: f64,
     /// `v`: the second-moment bound of the raw reward (non-private ATA, TGP).
     pub v: f64,
@@ -240,18 +315,48 @@ pub struct InstanceInfo {
 pub enum Source {
     /// A synthetic generator (a new function per trial).
     Synthetic(RkhsSynthetic),
-    /// A data set (the same problem in every trial).
-    DataSet(Box<DataSetProblem>),
+    /// A data set (the same problem in every trial), with `B` and `R` from held-out rows when
+    /// [`Bounds::HeldOut`] chose them (else the problem's own, the paper's rule).
+    DataSet(Box<DataSetProblem>, Option<HeldOutBounds>),
 }
 
 impl Source {
-    /// The source of a problem; data sets are read from `data_dir`.
+    /// The source of a problem with the paper's bounds; data sets are read from `data_dir`.
     pub fn load(problem: Problem, data_dir: &Path) -> Result<Self, LdpBoError> {
+        Self::load_with(problem, Bounds::FromRewards, data_dir)
+    }
+
+    /// The source of a problem with `B` and `R` from `bounds`.
+    ///
+    /// # Errors
+    /// A data set that cannot be read; [`Bounds::HeldOut`] for the full stock table, which
+    /// has no held-out rows (use [`Problem::StocksFrom2017`]).
+    pub fn load_with(
+        problem: Problem,
+        bounds: Bounds,
+        data_dir: &Path,
+    ) -> Result<Self, LdpBoError> {
+        let held_out = bounds == Bounds::HeldOut;
         Ok(match problem {
             Problem::SyntheticSe => Self::Synthetic(RkhsSynthetic::default()),
             Problem::SyntheticMatern => Self::Synthetic(RkhsSynthetic::matern()),
-            Problem::LightSensor => Self::DataSet(Box::new(dataset::light_sensor(data_dir)?)),
-            Problem::Stocks => Self::DataSet(Box::new(dataset::stocks(data_dir)?)),
+            Problem::LightSensor if held_out => {
+                let (p, b) = dataset::light_sensor_held_out(data_dir)?;
+                Self::DataSet(Box::new(p), Some(b))
+            }
+            Problem::LightSensor => Self::DataSet(Box::new(dataset::light_sensor(data_dir)?), None),
+            Problem::Stocks if held_out => {
+                return Err(LdpBoError::Input(InputError::Unsatisfied {
+                    what: "held-out bounds on the full stock table",
+                    value: f64::NAN,
+                    requirement: "no rows are held out; use the problem StocksFrom2017",
+                }));
+            }
+            Problem::Stocks => Self::DataSet(Box::new(dataset::stocks(data_dir)?), None),
+            Problem::StocksFrom2017 => {
+                let (p, b) = dataset::stocks_held_out(data_dir)?;
+                Self::DataSet(Box::new(p), held_out.then_some(b))
+            }
         })
     }
 
@@ -285,13 +390,13 @@ impl Source {
                     },
                 })
             }
-            Self::DataSet(p) => Ok(Annotated {
+            Self::DataSet(p, held_out) => Ok(Annotated {
                 env: p.environment()?,
                 info: InstanceInfo {
                     kernel: Arc::new(p.kernel()?),
                     arms: p.arm_points(),
-                    b: p.b,
-                    r: p.r,
+                    b: held_out.map_or(p.b, |h| h.b),
+                    r: held_out.map_or(p.r, |h| h.r),
                     v: p.v,
                     c: p.c,
                     alpha: 1.0,
@@ -516,7 +621,7 @@ impl PaperExperiments for ZhouTan2021 {
     ) -> Result<Vec<experiment::Run>, ExperimentError> {
         let panel = Self::panel(figure.id)?;
         let source = Arc::new(
-            Source::load(panel.problem, options.data_dir()).map_err(|e| {
+            Source::load_with(panel.problem, panel.bounds, options.data_dir()).map_err(|e| {
                 ExperimentError::Setup {
                     figure: panel.id.to_string(),
                     source: Box::new(e),

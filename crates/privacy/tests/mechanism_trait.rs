@@ -108,7 +108,15 @@ fn convert_to_laplace_releases_privatized_rewards() {
             ConvertToLaplace::sub_weibull(0.5, 1.0, 2.0, 0.5, 100, 0.01).unwrap(),
         ] {
             let c = c.with_sampler(s);
-            for y in [f64::NEG_INFINITY, -100.0, -1.5, 0.0, 0.4, 1e9, f64::INFINITY] {
+            for y in [
+                f64::NEG_INFINITY,
+                -100.0,
+                -1.5,
+                0.0,
+                0.4,
+                1e9,
+                f64::INFINITY,
+            ] {
                 same_draws(
                     |r| c.release(&y, r).unwrap().to_bits(),
                     |r| c.privatize(y, r).unwrap().to_bits(),
