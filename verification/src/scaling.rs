@@ -282,6 +282,99 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
     })
 }
 
+/// A calibrated synthetic regret process: the measured runs of `result` with their trend
+/// replaced by `T^exponent L(T)` (`L` the configuration's log factor). Run `s` at horizon `h`
+/// is `T_h^exponent L(T_h) R_sh / m_h`, with `m_h` the mean of the measured runs at `T_h`: every
+/// run keeps its ratio to the mean, and so the correlation of its deviations across horizons,
+/// while the mean over runs is exactly `T^exponent L(T)`. So the process has the algorithm's
+/// dispersion and a known exponent, in the statistic the checker fits (the mean).
+///
+/// # Errors
+/// [`ScalingError::Regret`] when a horizon's mean regret is not positive.
+pub fn calibrated_process(
+    result: &ScalingResult,
+    exponent: f64,
+) -> Result<Vec<Vec<f64>>, ScalingError> {
+    let runs = &result.regret;
+    let h = result.config.horizons.len();
+    let mean: Vec<f64> = (0..h)
+        .map(|j| runs.iter().map(|r| r[j]).sum::<f64>() / runs.len() as f64)
+        .collect();
+    if mean.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
+        return Err(ScalingError::Regret(format!(
+            "mean regret {mean:?} is not positive at every horizon: no calibrated process"
+        )));
+    }
+    Ok(runs
+        .iter()
+        .map(|r| {
+            (0..h)
+                .map(|j| {
+                    let t = result.config.horizons[j];
+                    (t as f64).powf(exponent) * result.config.log_factor(t) * r[j] / mean[j]
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// The checker's verdict on given runs (`runs[s][h]` at `config.horizons[h]`): what
+/// [`check_scaling_curves`] computes after it has the runs.
+///
+/// # Errors
+/// As [`check_scaling_curves`].
+pub fn check_scaling_runs(
+    runs: Vec<Vec<f64>>,
+    config: &ScalingConfig,
+) -> Result<ScalingResult, ScalingError> {
+    config.validate()?;
+    analyse(runs, config)
+}
+
+/// The smallest excess `d` over the theory's exponent that the checker detects (verdict FAIL)
+/// with probability at least `power`, for processes with the dispersion of `result`'s runs:
+/// for `d = step, 2 step, ...` up to `d_max`, `replicates` data sets are drawn, each by
+/// resampling `result`'s seeds with replacement and applying [`calibrated_process`] with
+/// exponent `a + d`; the first `d` whose FAIL rate is at least `power` is returned with that
+/// rate, or `None` when no `d` up to `d_max` reaches it. The rate is an estimate from
+/// `replicates` draws (its standard error is at most `0.5 / sqrt(replicates)`).
+///
+/// # Errors
+/// As [`calibrated_process`] and the checker.
+pub fn detectable_excess(
+    result: &ScalingResult,
+    power: f64,
+    step: f64,
+    d_max: f64,
+    replicates: usize,
+) -> Result<Option<(f64, f64)>, ScalingError> {
+    let config = &result.config;
+    let n = result.regret.len();
+    let steps = (d_max / step).round() as usize;
+    for i in 1..=steps {
+        let d = (step * i as f64 * 1e6).round() / 1e6;
+        let fails: Result<Vec<bool>, ScalingError> = (0..replicates)
+            .into_par_iter()
+            .map(|k| {
+                let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
+                let resampled = ScalingResult {
+                    regret: (0..n)
+                        .map(|_| result.regret[rng.random_range(0..n)].clone())
+                        .collect(),
+                    ..result.clone()
+                };
+                let runs = calibrated_process(&resampled, config.theory_exponent + d)?;
+                Ok(analyse(runs, config)?.verdict == Verdict::Fail)
+            })
+            .collect();
+        let rate = fails?.iter().filter(|&&f| f).count() as f64 / replicates as f64;
+        if rate >= power {
+            return Ok(Some((d, rate)));
+        }
+    }
+    Ok(None)
+}
+
 /// The result of a privacy sweep: how the regret at a fixed horizon depends on epsilon.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SweepResult {
@@ -438,6 +531,60 @@ mod tests {
                 .verdict,
             Verdict::Inconclusive
         );
+    }
+
+    #[test]
+    fn calibrated_process_has_the_given_exponent_and_the_runs_dispersion() {
+        // Measured: T^0.3 (ln T)^2 with noise; calibrated to 0.8: the mean is exactly
+        // T^0.8 (ln T)^2, so the checker sees slope 0.8, and FAILs.
+        let cfg = config(0.5, 2.0);
+        let measured = check_scaling(synthetic(0.3, 2.0), &cfg).unwrap();
+        let runs = calibrated_process(&measured, 0.8).unwrap();
+        let control = check_scaling_runs(runs.clone(), &cfg).unwrap();
+        assert!(
+            (control.slope - 0.8).abs() < 0.05,
+            "slope {}",
+            control.slope
+        );
+        assert_eq!(control.verdict, Verdict::Fail);
+        // Every run keeps its ratio to the horizon's mean: ln(R_sh / C_sh) is the same for every
+        // run s (the measured mean over the new trend).
+        let first: Vec<f64> = (0..cfg.horizons.len())
+            .map(|j| {
+                (measured.regret[0][j] / runs[0][j]).ln()
+                    - (measured.regret[1][j] / runs[1][j]).ln()
+            })
+            .collect();
+        assert!(first.iter().all(|d| d.abs() < 1e-9), "{first:?}");
+        // A horizon with zero mean regret has no ratio.
+        let mut zero = measured.clone();
+        for r in &mut zero.regret {
+            r[0] = 0.0;
+        }
+        assert!(calibrated_process(&zero, 0.8).is_err());
+    }
+
+    #[test]
+    fn detectable_excess_grows_with_the_noise() {
+        let cfg = config(0.5, 0.0);
+        let quiet = check_scaling(synthetic(0.5, 0.0), &cfg).unwrap();
+        let (d_quiet, rate) = detectable_excess(&quiet, 0.99, 0.025, 1.0, 50)
+            .unwrap()
+            .unwrap();
+        assert!(rate >= 0.99);
+        // Log-normal sd 0.3 per run, 32 seeds, 7 horizons over two decades: the slope's se is
+        // about 0.3 / (sqrt(32) * 1.4 * sqrt(7)) ~ 0.015 -> d of order (4.9 + 2.3) se ~ 0.1.
+        assert!(d_quiet > 0.0 && d_quiet < 0.3, "{d_quiet}");
+        let loud = |t: usize, seed: u64| {
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let noise = LogNormal::new(0.0, 1.5).unwrap().sample(&mut rng);
+            Ok::<_, ScalingError>((t as f64).sqrt() * noise)
+        };
+        let loud = check_scaling(loud, &cfg).unwrap();
+        let d_loud = detectable_excess(&loud, 0.99, 0.025, 1.0, 50)
+            .unwrap()
+            .map_or(f64::INFINITY, |(d, _)| d);
+        assert!(d_loud > d_quiet, "{d_loud} <= {d_quiet}");
     }
 
     #[test]

@@ -67,6 +67,10 @@ pub fn checks() -> Vec<Check> {
         Check::new("ldp-bo/scaling/ldp-moma-gp-ucb", scaling::scaling_moma),
         Check::new("ldp-bo/scaling/ldp-ata-gp-ucb", scaling::scaling_ata),
         Check::new(
+            "ldp-bo/control/scaling-exponent-0.8",
+            scaling::scaling_exponent_control,
+        ),
+        Check::new(
             "ldp-bo/control/scaling-uniform",
             scaling::scaling_uniform_control,
         ),
