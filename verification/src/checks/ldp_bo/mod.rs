@@ -38,6 +38,10 @@ pub fn checks() -> Vec<Check> {
             "ldp-bo/control/schedule-one-round-late",
             schedule::control_one_round_late,
         ),
+        Check::new(
+            "ldp-bo/control/schedule-b-r-swapped",
+            schedule::control_b_r_swapped,
+        ),
         Check::new("ldp-bo/curator/grid-eps0.25-b1-r0.5", |ctx| {
             curator::grid_audit(ctx, 0)
         }),

@@ -54,38 +54,54 @@ impl Case {
     }
 }
 
-/// Which schedule to evaluate: the crate's, or Algorithm 2's one round late (the control).
+/// Which schedule to evaluate: the crate's, Algorithm 2's one round late, or every schedule
+/// built with `B` and `R` swapped (the controls).
 #[derive(Clone, Copy, PartialEq)]
 enum Variant {
     Crate,
     OneRoundLate,
+    BrSwapped,
 }
 
-fn tgp(c: &Case) -> Result<TgpSchedule, CheckError> {
+/// `(B, R)` of a case, swapped for [`Variant::BrSwapped`].
+fn b_r(c: &Case, variant: Variant) -> Result<(f64, f64), CheckError> {
+    let (b, r) = (c.f("B")?, c.f("R")?);
+    Ok(if variant == Variant::BrSwapped {
+        (r, b)
+    } else {
+        (b, r)
+    })
+}
+
+fn tgp(c: &Case, variant: Variant) -> Result<TgpSchedule, CheckError> {
+    let (b, r) = b_r(c, variant)?;
     let (lambda, delta) = if c.quantity == "tgp_beta" {
         (c.f("lambda")?, c.f("delta")?)
     } else {
         (1.0, 0.5)
     };
-    Ok(TgpSchedule::new(
-        c.f("B")?,
-        c.f("R")?,
-        c.f("epsilon")?,
-        lambda,
-        delta,
-    )?)
+    Ok(TgpSchedule::new(b, r, c.f("epsilon")?, lambda, delta)?)
 }
 
 /// The crate's value of one reference case.
 fn evaluate(c: &Case, variant: Variant) -> Result<f64, CheckError> {
     let late = u64::from(variant == Variant::OneRoundLate);
     Ok(match c.quantity.as_str() {
-        "ctl_scale" => ctl_scale(c.f("B")?, c.f("R")?, c.f("epsilon")?)?,
-        "tgp_K" => tgp(c)?.k_constant(),
-        "tgp_b" => tgp(c)?.truncation(c.u("t")? + late),
-        "tgp_beta" => tgp(c)?.beta(c.u("t")? + late, c.f("gamma_prev")?),
-        "ata_v" => ata_private_v(c.f("B")?, c.f("R")?, c.f("epsilon")?)?,
-        "moma_c" => moma_private_c(c.f("B")?, c.f("R")?, c.f("epsilon")?)?,
+        "ctl_scale" => {
+            let (b, r) = b_r(c, variant)?;
+            ctl_scale(b, r, c.f("epsilon")?)?
+        }
+        "tgp_K" => tgp(c, variant)?.k_constant(),
+        "tgp_b" => tgp(c, variant)?.truncation(c.u("t")? + late),
+        "tgp_beta" => tgp(c, variant)?.beta(c.u("t")? + late, c.f("gamma_prev")?),
+        "ata_v" => {
+            let (b, r) = b_r(c, variant)?;
+            ata_private_v(b, r, c.f("epsilon")?)?
+        }
+        "moma_c" => {
+            let (b, r) = b_r(c, variant)?;
+            moma_private_c(b, r, c.f("epsilon")?)?
+        }
         "nystrom_rho" => NystromAccuracy::new(c.f("accuracy")?)?.rho(),
         "nystrom_q" => NystromAccuracy::new(c.f("accuracy")?)?.q(c.u("T")?, c.f("delta")?),
         "ata_b" | "ata_beta" => {
@@ -221,6 +237,23 @@ pub(super) fn control_one_round_late(_ctx: &Context) -> CheckResult {
     Ok(Outcome::new(
         CheckKind::PositiveControl,
         "Algorithm 2's schedule one round late (b_t for b_{t-1}, ln t for ln(t - 1))",
+        format!(
+            "the comparison of ldp-bo/schedule/theory-formulas rejects it: at least one case \
+             outside relative {RELATIVE_TOLERANCE:e}"
+        ),
+        format!("{} of {} cases outside; {}", c.failed, c.total, table(&c)),
+        verdict(c.failed > 0),
+    )
+    .value("cases_outside", c.failed))
+}
+
+pub(super) fn control_b_r_swapped(_ctx: &Context) -> CheckResult {
+    let c = compare(Variant::BrSwapped)?;
+    Ok(Outcome::new(
+        CheckKind::PositiveControl,
+        "every schedule built with B and R swapped (the curator's distribution depends on B + R \
+         only, so the privacy audits cannot see this swap; the learner's width beta_t starts \
+         with B, and Corollary 1's c = R^2 + 8 (B + R)^2 / eps^2)",
         format!(
             "the comparison of ldp-bo/schedule/theory-formulas rejects it: at least one case \
              outside relative {RELATIVE_TOLERANCE:e}"
