@@ -331,16 +331,45 @@ pub fn check_scaling_runs(
     analyse(runs, config)
 }
 
-/// The smallest excess `d` over the theory's exponent that the checker detects (verdict FAIL)
-/// with probability at least `power`, for processes with the dispersion of `result`'s runs:
-/// for `d = step, 2 step, ...` up to `d_max`, `replicates` data sets are drawn, each by
-/// resampling `result`'s seeds with replacement and applying [`calibrated_process`] with
-/// exponent `a + d`; the first `d` whose FAIL rate is at least `power` is returned with that
-/// rate, or `None` when no `d` up to `d_max` reaches it. The rate is an estimate from
-/// `replicates` draws (its standard error is at most `0.5 / sqrt(replicates)`).
+/// How often the checker FAILs data sets drawn from a process with exponent `exponent` and
+/// `result`'s dispersion: the population [`calibrated_process`]`(result, exponent)` (whose mean
+/// is exactly `T^exponent L(T)`) is resampled with replacement, `replicates` times, each
+/// resample as many runs as `result` has; each resample's mean, and so its fitted slope,
+/// varies as a new experiment's would, and the checker (with its own bootstrap interval)
+/// judges it. The rate is an estimate from `replicates` draws (standard error at most
+/// `0.5 / sqrt(replicates)`).
 ///
 /// # Errors
 /// As [`calibrated_process`] and the checker.
+pub fn fail_rate(
+    result: &ScalingResult,
+    exponent: f64,
+    replicates: usize,
+) -> Result<f64, ScalingError> {
+    let population = calibrated_process(result, exponent)?;
+    let config = &result.config;
+    let n = population.len();
+    let fails: Result<Vec<bool>, ScalingError> = (0..replicates)
+        .into_par_iter()
+        .map(|k| {
+            let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
+            let runs = (0..n)
+                .map(|_| population[rng.random_range(0..n)].clone())
+                .collect();
+            Ok(analyse(runs, config)?.verdict == Verdict::Fail)
+        })
+        .collect();
+    Ok(fails?.iter().filter(|&&f| f).count() as f64 / replicates as f64)
+}
+
+/// The smallest excess `d` over the theory's exponent that the checker detects (verdict FAIL)
+/// with probability at least `power`, for processes with the dispersion of `result`'s runs:
+/// [`fail_rate`] at exponent `a + d` for `d = step, 2 step, ...` up to `d_max`; the first `d`
+/// whose rate is at least `power` is returned with that rate, or `None` when none up to `d_max`
+/// reaches it.
+///
+/// # Errors
+/// As [`fail_rate`].
 pub fn detectable_excess(
     result: &ScalingResult,
     power: f64,
@@ -348,26 +377,10 @@ pub fn detectable_excess(
     d_max: f64,
     replicates: usize,
 ) -> Result<Option<(f64, f64)>, ScalingError> {
-    let config = &result.config;
-    let n = result.regret.len();
     let steps = (d_max / step).round() as usize;
     for i in 1..=steps {
         let d = (step * i as f64 * 1e6).round() / 1e6;
-        let fails: Result<Vec<bool>, ScalingError> = (0..replicates)
-            .into_par_iter()
-            .map(|k| {
-                let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
-                let resampled = ScalingResult {
-                    regret: (0..n)
-                        .map(|_| result.regret[rng.random_range(0..n)].clone())
-                        .collect(),
-                    ..result.clone()
-                };
-                let runs = calibrated_process(&resampled, config.theory_exponent + d)?;
-                Ok(analyse(runs, config)?.verdict == Verdict::Fail)
-            })
-            .collect();
-        let rate = fails?.iter().filter(|&&f| f).count() as f64 / replicates as f64;
+        let rate = fail_rate(result, result.config.theory_exponent + d, replicates)?;
         if rate >= power {
             return Ok(Some((d, rate)));
         }
@@ -585,6 +598,11 @@ mod tests {
             .unwrap()
             .map_or(f64::INFINITY, |(d, _)| d);
         assert!(d_loud > d_quiet, "{d_loud} <= {d_quiet}");
+        // At the theory's own exponent the checker must almost never FAIL (its false-alarm
+        // level is 1e-6), and the resampled slopes vary: the rate at a + d is below 1 for a
+        // d just under the detectable one.
+        assert!(fail_rate(&quiet, 0.5, 50).unwrap() < 0.05);
+        assert!(fail_rate(&quiet, 0.5 + d_quiet - 0.05, 50).unwrap() < 0.99);
     }
 
     #[test]

@@ -516,7 +516,7 @@ where
 }
 
 /// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
-/// `cargo xtask bench ldp-bo`: the nine panels of [`FIGURES`], each drawing the three
+/// `cargo xtask bench ldp-bo`: the fifteen panels of [`FIGURES`], each drawing the three
 /// [`Algorithm`]s in the paper's order (their private names in the LDP panels) under both
 /// [`Preset`]s (theory first), every curve a [`run`] of [`AlgorithmParams::of`] the preset on
 /// the panel's [`Source`]. A curve's label is `NAME-PRESET` (`LDP-TGP-UCB-theory`); the
@@ -671,7 +671,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nine_panels_of_three_curves_per_preset_in_the_paper_order() {
+    fn fifteen_panels_of_three_curves_per_preset_in_the_paper_order() {
         let figures = ZhouTan2021.figures();
         assert_eq!(
             figures.iter().map(|f| f.id).collect::<Vec<_>>(),

@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::scaling::{
     ScalingConfig, ScalingResult, calibrated_process, check_scaling_curves, check_scaling_runs,
-    detectable_excess, geometric_horizons,
+    detectable_excess, fail_rate, geometric_horizons,
 };
 use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
 use ldp_bo::experiments::{Algorithm, AlgorithmParams, Instance, Setting, Source};
@@ -166,6 +166,12 @@ pub(super) fn scaling_exponent_control(ctx: &Context) -> CheckResult {
     )
     .value("pure_power_verdict", pure.verdict)
     .value("pure_power_slope", pure.slope);
+    // How often a new experiment with this process would be FAILed (resampled runs).
+    let rate = fail_rate(&r, 0.8, 200)?;
+    o = o.value("fail_rate_200_replicates", rate);
+    o.measured.push_str(&format!(
+        "; FAIL rate of resampled experiments from this process: {rate:.3} (200 replicates)"
+    ));
     o.measured.push_str(&format!(
         "; the pure power T^0.8 with the same dispersion: {} (slope {:.3}, interval [{:.3}, {:.3}]): on these horizons T^0.8 grows no faster than T^0.5 (ln T)^2",
         pure.verdict.to_string().to_uppercase(),

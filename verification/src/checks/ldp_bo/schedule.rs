@@ -251,8 +251,8 @@ pub(super) fn control_b_r_swapped(_ctx: &Context) -> CheckResult {
     let c = compare(Variant::BrSwapped)?;
     Ok(Outcome::new(
         CheckKind::PositiveControl,
-        "every schedule built with B and R swapped (the curator's distribution depends on B + R \
-         only, so the privacy audits cannot see this swap; the learner's width beta_t starts \
+        "the CTL scale, Algorithm 2's schedule and the private v, c built with B and R swapped \
+         (the curator's distribution depends on B + R only, so the privacy audits cannot see this swap; the learner's width beta_t starts \
          with B, and Corollary 1's c = R^2 + 8 (B + R)^2 / eps^2)",
         format!(
             "the comparison of ldp-bo/schedule/theory-formulas rejects it: at least one case \
