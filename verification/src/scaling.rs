@@ -331,6 +331,29 @@ pub fn check_scaling_runs(
     analyse(runs, config)
 }
 
+/// The resampled experiments of [`fail_rate`] and [`detectable_excess`]: `replicates` data sets
+/// drawn with replacement from the population [`calibrated_process`]`(result, exponent)`, each
+/// as many runs as `result` has, judged by the checker; returns each one's result.
+fn resampled(
+    result: &ScalingResult,
+    exponent: f64,
+    replicates: usize,
+) -> Result<Vec<ScalingResult>, ScalingError> {
+    let population = calibrated_process(result, exponent)?;
+    let config = &result.config;
+    let n = population.len();
+    (0..replicates)
+        .into_par_iter()
+        .map(|k| {
+            let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
+            let runs = (0..n)
+                .map(|_| population[rng.random_range(0..n)].clone())
+                .collect();
+            analyse(runs, config)
+        })
+        .collect()
+}
+
 /// How often the checker FAILs data sets drawn from a process with exponent `exponent` and
 /// `result`'s dispersion: the population [`calibrated_process`]`(result, exponent)` (whose mean
 /// is exactly `T^exponent L(T)`) is resampled with replacement, `replicates` times, each
@@ -346,27 +369,21 @@ pub fn fail_rate(
     exponent: f64,
     replicates: usize,
 ) -> Result<f64, ScalingError> {
-    let population = calibrated_process(result, exponent)?;
-    let config = &result.config;
-    let n = population.len();
-    let fails: Result<Vec<bool>, ScalingError> = (0..replicates)
-        .into_par_iter()
-        .map(|k| {
-            let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
-            let runs = (0..n)
-                .map(|_| population[rng.random_range(0..n)].clone())
-                .collect();
-            Ok(analyse(runs, config)?.verdict == Verdict::Fail)
-        })
-        .collect();
-    Ok(fails?.iter().filter(|&&f| f).count() as f64 / replicates as f64)
+    let judged = resampled(result, exponent, replicates)?;
+    Ok(judged.iter().filter(|r| r.verdict == Verdict::Fail).count() as f64 / replicates as f64)
 }
 
-/// The smallest excess `d` over the theory's exponent that the checker detects (verdict FAIL)
-/// with probability at least `power`, for processes with the dispersion of `result`'s runs:
-/// [`fail_rate`] at exponent `a + d` for `d = step, 2 step, ...` up to `d_max`; the first `d`
-/// whose rate is at least `power` is returned with that rate, or `None` when none up to `d_max`
-/// reaches it.
+/// The smallest excess `d` over the theory's exponent `a` (a multiple of `step`, at most
+/// `d_max`) that the checker detects (verdict FAIL) with probability at least `power`, for
+/// processes with the dispersion of `result`'s runs, with that probability; `None` when no such
+/// `d` reaches it.
+///
+/// One set of resampled experiments at exponent `a` ([`fail_rate`]'s, with the same resamples
+/// for every `d`) suffices: raising the exponent by `d` multiplies every run at `T_h` by the
+/// same `T_h^d`, which adds exactly `d` to a replicate's slope and leaves its bootstrap standard
+/// error unchanged, so replicate `k` FAILs at `a + d` exactly when `d > a - lower_k`, `lower_k`
+/// the lower end of its interval at `a`. The rate at `a + d` is the fraction of replicates with
+/// `a - lower_k < d`.
 ///
 /// # Errors
 /// As [`fail_rate`].
@@ -377,10 +394,15 @@ pub fn detectable_excess(
     d_max: f64,
     replicates: usize,
 ) -> Result<Option<(f64, f64)>, ScalingError> {
+    let a = result.config.theory_exponent;
+    let thresholds: Vec<f64> = resampled(result, a, replicates)?
+        .iter()
+        .map(|r| a - r.slope_lower)
+        .collect();
     let steps = (d_max / step).round() as usize;
     for i in 1..=steps {
         let d = (step * i as f64 * 1e6).round() / 1e6;
-        let rate = fail_rate(result, result.config.theory_exponent + d, replicates)?;
+        let rate = thresholds.iter().filter(|&&t| t < d).count() as f64 / replicates as f64;
         if rate >= power {
             return Ok(Some((d, rate)));
         }
@@ -602,6 +624,9 @@ mod tests {
         // level is 1e-6), and the resampled slopes vary: the rate at a + d is below 1 for a
         // d just under the detectable one.
         assert!(fail_rate(&quiet, 0.5, 50).unwrap() < 0.05);
+        // The shortcut of detectable_excess agrees with judging every replicate at a + d.
+        let direct = fail_rate(&quiet, 0.5 + d_quiet, 50).unwrap();
+        assert!((direct - rate).abs() < 1e-12, "{direct} vs {rate}");
         assert!(fail_rate(&quiet, 0.5 + d_quiet - 0.05, 50).unwrap() < 0.99);
     }
 
