@@ -232,11 +232,13 @@ pub(super) fn theory_formulas(_ctx: &Context) -> CheckResult {
     .value("max_relative_difference", c.worst))
 }
 
-pub(super) fn control_one_round_late(_ctx: &Context) -> CheckResult {
-    let c = compare(Variant::OneRoundLate)?;
+/// A positive control: the schedules evaluated as `variant`, which the comparison of
+/// `ldp-bo/schedule/theory-formulas` must reject.
+fn control(variant: Variant, subject: &str) -> CheckResult {
+    let c = compare(variant)?;
     Ok(Outcome::new(
         CheckKind::PositiveControl,
-        "Algorithm 2's schedule one round late (b_t for b_{t-1}, ln t for ln(t - 1))",
+        subject,
         format!(
             "the comparison of ldp-bo/schedule/theory-formulas rejects it: at least one case \
              outside relative {RELATIVE_TOLERANCE:e}"
@@ -247,19 +249,19 @@ pub(super) fn control_one_round_late(_ctx: &Context) -> CheckResult {
     .value("cases_outside", c.failed))
 }
 
-pub(super) fn control_b_r_swapped(_ctx: &Context) -> CheckResult {
-    let c = compare(Variant::BrSwapped)?;
-    Ok(Outcome::new(
-        CheckKind::PositiveControl,
-        "the CTL scale, Algorithm 2's schedule and the private v, c built with B and R swapped \
-         (the curator's distribution depends on B + R only, so the privacy audits cannot see this swap; the learner's width beta_t starts \
-         with B, and Corollary 1's c = R^2 + 8 (B + R)^2 / eps^2)",
-        format!(
-            "the comparison of ldp-bo/schedule/theory-formulas rejects it: at least one case \
-             outside relative {RELATIVE_TOLERANCE:e}"
-        ),
-        format!("{} of {} cases outside; {}", c.failed, c.total, table(&c)),
-        verdict(c.failed > 0),
+pub(super) fn control_one_round_late(_ctx: &Context) -> CheckResult {
+    control(
+        Variant::OneRoundLate,
+        "Algorithm 2's schedule one round late (b_t for b_{t-1}, ln t for ln(t - 1))",
     )
-    .value("cases_outside", c.failed))
+}
+
+pub(super) fn control_b_r_swapped(_ctx: &Context) -> CheckResult {
+    control(
+        Variant::BrSwapped,
+        "the CTL scale, Algorithm 2's schedule and the private v, c built with B and R swapped \
+         (the curator's distribution depends on B + R only, so the privacy audits cannot see \
+         this swap; the learner's width beta_t starts with B, and Corollary 1's \
+         c = R^2 + 8 (B + R)^2 / eps^2)",
+    )
 }
