@@ -74,8 +74,18 @@ fn main() {
                     f.id,
                     alg.name(f.setting),
                     s,
-                    // Theorem 4's k = ceil(24 ln(4eT/delta)) scaled (MomaParams: delta = 0.1).
-                    (ke * 24.0 * (4.0 * std::f64::consts::E * horizon as f64 / 0.1).ln()).ceil(),
+                    // The k MoMA runs: Theorem 4's ceil(24 ln(4eT/delta)) scaled.
+                    ldp_bo::schedule::MomaSchedule::new(
+                        1.0,
+                        1.0,
+                        1.0,
+                        1.0,
+                        p.moma.delta,
+                        horizon as u64,
+                        0.5
+                    )
+                    .expect("valid schedule")
+                    .scaled_epoch_length(ke),
                     half,
                     mean,
                     sd,

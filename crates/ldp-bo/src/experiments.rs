@@ -578,7 +578,7 @@ impl PaperExperiments for ZhouTan2021 {
     }
 
     fn variants(&self) -> &'static [&'static str] {
-        &["theory", "practical"]
+        &Preset::NAMES
     }
 
     fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
@@ -594,14 +594,15 @@ impl PaperExperiments for ZhouTan2021 {
             .filter(|p| options.variant().is_none_or(|v| v == p.name()))
             .map(|p| (p.name(), AlgorithmParams::of(p)))
             .collect();
-        let description = match options.variant() {
-            Some("theory") => {
+        let description = match options.variant().map(Preset::named) {
+            Some(Ok(Preset::Theory)) => {
                 "the preset `theory` (the theorems' constants; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
             }
-            Some(_) => {
+            Some(Ok(Preset::Practical)) => {
                 "the preset `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
             }
-            None => {
+            // No preset selected (an unknown one is refused by `select_figures`): both.
+            None | Some(Err(_)) => {
                 "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), and the horizon T"
             }
         };

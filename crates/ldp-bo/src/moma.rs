@@ -195,10 +195,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         )?;
         let q = params.q_scale * schedule.accuracy.q(horizon, params.delta);
         let k = match params.epoch_length {
-            EpochLength::Scaled(s) => {
-                let log = (4.0 * std::f64::consts::E * horizon as f64 / params.delta).ln();
-                (s * 24.0 * log).ceil().max(1.0) as usize
-            }
+            EpochLength::Scaled(s) => schedule.scaled_epoch_length(s) as usize,
             EpochLength::Fixed(k) => k as usize,
         };
         let nystrom = NystromPosterior::new(

@@ -33,8 +33,11 @@ impl Preset {
     /// Both presets, the theorems' first.
     pub const ALL: [Preset; 2] = [Self::Theory, Self::Practical];
 
+    /// The names of [`Preset::ALL`], in order (the reproduction's variants).
+    pub const NAMES: [&'static str; 2] = [Self::Theory.name(), Self::Practical.name()];
+
     /// `theory` or `practical`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Self::Theory => "theory",
             Self::Practical => "practical",

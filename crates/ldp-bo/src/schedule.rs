@@ -313,7 +313,14 @@ impl MomaSchedule {
 
     /// The theorem's epoch length `k = ceil(24 ln(4 e T / delta))`.
     pub fn theorem_epoch_length(&self) -> u64 {
-        (24.0 * (4.0 * std::f64::consts::E * self.horizon as f64 / self.delta).ln()).ceil() as u64
+        self.scaled_epoch_length(1.0)
+    }
+
+    /// The epoch length `k = max(1, ceil(scale * 24 ln(4 e T / delta)))` (`scale = 1`: the
+    /// theorem's; [`crate::EpochLength::Scaled`]).
+    pub fn scaled_epoch_length(&self, scale: f64) -> u64 {
+        let log = (4.0 * std::f64::consts::E * self.horizon as f64 / self.delta).ln();
+        (scale * 24.0 * log).ceil().max(1.0) as u64
     }
 
     /// `beta_{n+1}` from the dimension `m_n` and epoch index `n` (`n = 0` gives the bias term).
