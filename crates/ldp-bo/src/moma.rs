@@ -214,7 +214,8 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             epoch_arms: Vec::new(),
             epoch_rewards: Vec::new(),
             current_arm: None,
-            current_rewards: Vec::with_capacity(k),
+            // An epoch longer than the horizon never completes: T rewards at most.
+            current_rewards: Vec::with_capacity(k.min(usize::try_from(horizon).unwrap_or(k))),
             last: Pending::new(Reselect::Forbid),
             _message: PhantomData,
         })

@@ -5,7 +5,7 @@
 //! a documented scale (see `docs/ldp-bo.md`, "Presets").
 
 use crate::error::LdpBoError;
-use validation::{Interval, at_least_one, in_range, non_negative, open_unit, positive};
+use validation::{Interval, at_least_one, finite, in_range, non_negative, open_unit, positive};
 
 /// The Laplace scale of the CTL(eps) curator, `L = 2 (B + R) / eps` (Curator 1).
 pub fn ctl_scale(b: f64, r: f64, epsilon: f64) -> Result<f64, LdpBoError> {
@@ -300,6 +300,11 @@ impl MomaSchedule {
         positive("lambda", lambda)?;
         open_unit("delta", delta)?;
         at_least_one("horizon T", horizon)?;
+        // The epoch length's logarithm must exist: a subnormal delta overflows 4eT/delta.
+        finite(
+            "4 e T / delta (delta too small)",
+            4.0 * std::f64::consts::E * horizon as f64 / delta,
+        )?;
         Ok(Self {
             b,
             c,

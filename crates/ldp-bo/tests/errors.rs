@@ -78,6 +78,28 @@ fn horizon_zero_and_empty_arm_sets() {
     ));
 }
 
+/// Regression (a CI run's proptest case): a subnormal `delta` made `ln(4eT/delta)` infinite and
+/// MoMA tried to reserve `k = u64::MAX` rewards. It is now a typed error; a huge but finite
+/// epoch-length scale is accepted and reserves at most `T` rewards.
+#[test]
+fn subnormal_delta_and_huge_epoch_length() {
+    let c = CtlCurator::new(1.0, 1.0, 1.0).unwrap();
+    let tiny = MomaParams {
+        delta: 5e-324,
+        ..MomaParams::of(Preset::Practical)
+    };
+    assert!(matches!(
+        MomaGpUcb::private(k(), arms().view(), &c, 4, tiny),
+        Err(LdpBoError::Input(InputError::NonFinite { .. }))
+    ));
+    let long = MomaParams {
+        epoch_length: ldp_bo::EpochLength::Scaled(1e300),
+        ..MomaParams::of(Preset::Practical)
+    };
+    let moma = MomaGpUcb::private(k(), arms().view(), &c, 4, long).unwrap();
+    assert_eq!(moma.epoch_length(), usize::MAX);
+}
+
 #[test]
 fn negative_bound_in_the_non_private_versions() {
     assert!(
