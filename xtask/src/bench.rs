@@ -1,6 +1,10 @@
-//! `cargo xtask bench [CRATE]`: run the criterion benchmarks of one crate (or all), so that
-//! speed targets are measured by benchmarks and never by timed unit tests; for a paper's crate,
-//! also the whole-process timings of its [`TimingWorkload`](bandit::experiment::TimingWorkload).
+//! `cargo xtask bench [CRATE]`: run the benchmarks of one crate (or all), so that speed targets
+//! are measured by benchmarks and never by timed unit tests; for a paper's crate, also the
+//! whole-process timings of its [`TimingWorkload`](bandit::experiment::TimingWorkload).
+//!
+//! Every timing comes from an optimised build: the benches run under cargo's `bench` profile
+//! (release settings), and when `cargo xtask` itself was built with the dev profile (the
+//! `cargo xtask` alias), `bench` runs itself again from a release build before timing anything.
 
 use std::process::Command;
 use std::time::Instant;
@@ -29,6 +33,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if cfg!(debug_assertions) {
+        return rerun_optimised();
+    }
+    println!("profile: release (optimised; the criterion benches: cargo's bench profile)");
     let paper = args.target.as_deref().and_then(Paper::named);
     if args.timings_only {
         let papers: Vec<Paper> = match (&args.target, paper) {
@@ -51,8 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The paper's timing workload, each curve's full batch timed in this process (release-like
-/// dev profile, all rayon threads).
+/// The paper's timing workload, each curve's full batch timed in this process (release
+/// build, all rayon threads).
 fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
     let w = paper.timings();
     let options = Options::new(w.trials, w.horizon, w.base_seed, data_dir.resolve())?
@@ -89,6 +97,31 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
         "  all {n_curves} curves: {:.2} s",
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// This process was built without optimisations: run `bench` again, with the same arguments,
+/// from a release build of xtask.
+fn rerun_optimised() -> anyhow::Result<()> {
+    println!(
+        "cargo xtask bench: building xtask with the release profile to time an optimised build"
+    );
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(crate::workspace_root())
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "xtask",
+            "--",
+            "bench",
+        ])
+        .args(std::env::args_os().skip(2))
+        .status()?;
+    if !status.success() {
+        bail!("the release build of `cargo xtask bench` failed ({status})");
+    }
     Ok(())
 }
 

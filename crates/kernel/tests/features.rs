@@ -251,6 +251,18 @@ fn nystrom_is_exact_on_the_dictionary() {
         NystromEmbedding::from_indices(&k, x.view(), &[0, 3, 7, 7, 12], kernel::linalg::PINV_RCOND)
             .unwrap();
     let phi = sub.map_batch(x.view()).unwrap();
+    // The batch map (one cross matrix, one product) equals the map of each row, and the
+    // features from the points' Gram matrix are the same numbers.
+    for (i, row) in x.rows().into_iter().enumerate() {
+        assert!(max_abs_diff(&phi.row(i), &sub.map(row).unwrap()) < 1e-13);
+    }
+    let from_gram = kernel::features::nystrom_features_from_gram(
+        k.gram(x.view()).unwrap().view(),
+        &[0, 3, 7, 7, 12],
+        kernel::linalg::PINV_RCOND,
+    )
+    .unwrap();
+    assert!(max_abs_diff(&from_gram, &phi) < 1e-13);
     let kk = k.gram(x.view()).unwrap();
     for &i in &[0, 3, 7, 12] {
         for j in 0..30 {
@@ -278,6 +290,7 @@ fn nystrom_sampling_probabilities_and_errors() {
         NystromEmbedding::sample(&k, x.view(), Array1::zeros(6).view(), 2.0, &mut rng(3)).unwrap();
     assert_eq!(e.dim(), 0);
     assert_eq!(e.map(array![0.5].view()).unwrap().len(), 0);
+    assert_eq!(e.map_batch(x.view()).unwrap().dim(), (6, 0));
     assert!(NystromEmbedding::sample(&k, x.view(), v.view(), 0.0, &mut rng(3)).is_err());
     assert!(NystromEmbedding::sample(&k, x.view(), (-&v).view(), 1.0, &mut rng(3)).is_err());
     assert!(NystromEmbedding::sample(&k, x.view(), array![1.0].view(), 1.0, &mut rng(3)).is_err());

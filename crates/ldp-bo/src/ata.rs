@@ -6,16 +6,17 @@ use std::marker::PhantomData;
 use bandit::agent::Agent;
 use bandit::policy::{FixedArms, Pending, Reselect, finite_message};
 use kernel::Kernel;
-use ndarray::{Array1, Array2, ArrayView2};
+use ndarray::{Array1, ArrayView2};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::arm_rewards::ArmRewards;
 use crate::curator::{CtlCurator, PrivateReward, RewardMessage};
 use crate::error::LdpBoError;
 use crate::nystrom_step::NystromPosterior;
 use crate::preset::Preset;
 use crate::schedule::AtaSchedule;
-use crate::truncation::feature_adaptive_truncation;
+use crate::truncation::feature_adaptive_truncation_by_arm;
 use validation::{at_least_one, open_unit, positive};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
@@ -77,21 +78,25 @@ impl AtaParams {
 /// - line 8: `V_t = Phi_t^T Phi_t + lambda I`;
 /// - line 9-10: rows `u_i` of `V_t^{-1/2} Phi_t^T`, truncated sums
 ///   `r_i = sum_tau u_{i,tau} y_tau 1{|u_{i,tau} y_tau| <= b_tau}` with
-///   `b_tau = sqrt(v / ln(4 m_t T/delta))` ([`feature_adaptive_truncation`]);
+///   `b_tau = sqrt(v / ln(4 m_t T/delta))` ([`crate::truncation::feature_adaptive_truncation`]);
 /// - line 11: `theta_t = V_t^{-1/2} r`; lines 12-13: mean and variance;
 /// - Theorem 2: `beta_{t+1} = B(1 + 1/sqrt(1-e)) + 4 sqrt(ln(4 m_t T/delta) v m_t/lambda)`.
 ///
-/// Cost per round: O(n m^2 + m^3 + m t) for `n` arms and `m <= n` dictionary points (the
-/// design matrix is accumulated per arm, since a point played `c` times contributes
-/// `c phi phi^T`).
+/// Cost per round: O(n m^2 + m^3 + n m log t + c_a) for `n` arms and `m <= n` dictionary
+/// points, flat in `t` apart from the log: the design matrix is accumulated per arm (a point
+/// played `c` times contributes `c phi phi^T`), and line 10 is computed per arm from the arm's
+/// rewards sorted by magnitude with prefix sums (`crate::arm_rewards`: the same rewards kept
+/// as by the sum over plays; `c_a <= t` is the memory shift when a reward joins arm `a`'s
+/// sorted list).
 #[derive(Debug, Clone)]
 pub struct AtaGpUcb<K: Kernel, M> {
     /// Embedding, posterior and width; a reward arrived since the last update makes lines 6-13
     /// run at the next `select`.
     nystrom: NystromPosterior<K>,
     schedule: AtaSchedule,
-    played: Vec<usize>,
-    rewards: Vec<f64>,
+    /// The rewards received for each arm, sorted by magnitude (line 10's sufficient
+    /// statistic).
+    rewards: Vec<ArmRewards>,
     last: Pending<usize>,
     _message: PhantomData<fn(M)>,
 }
@@ -140,6 +145,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         at_least_one("horizon T", horizon)?;
         params.validate()?;
         let arms = FixedArms::new(arms)?;
+        let n = arms.len();
         let schedule =
             AtaSchedule::new(b, v, params.lambda, params.delta, horizon, params.accuracy)?;
         let q = params.q_scale * schedule.accuracy.q(horizon, params.delta);
@@ -156,8 +162,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         Ok(Self {
             nystrom,
             schedule,
-            played: Vec::new(),
-            rewards: Vec::new(),
+            rewards: vec![ArmRewards::default(); n],
             last: Pending::new(Reselect::Replace),
             _message: PhantomData,
         })
@@ -187,16 +192,14 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
         let step = self.nystrom.sample(rng)?; // lines 6-8
         let m = step.dim();
-        // Line 9: the columns of U = V^{-1/2} Phi^T are g(x_tau) = V^{-1/2} phi(x_tau).
-        let g = step.features.dot(&step.v_inv_sqrt); // n x m, row a = g(a)^T
-        let t = self.played.len();
-        let mut u = Array2::zeros((m, t));
-        for (tau, &a) in self.played.iter().enumerate() {
-            u.column_mut(tau).assign(&g.row(a));
-        }
-        let b = Array1::from_elem(t, self.schedule.truncation(m));
-        let rewards = ndarray::ArrayView1::from(&self.rewards[..]);
-        let r = feature_adaptive_truncation(u.view(), rewards, b.view())?; // line 10
+        // Line 9: the columns of U = V^{-1/2} Phi^T are g(x_tau) = V^{-1/2} phi(x_tau), one
+        // per arm (row a of the whitened features). Line 10, grouped by arm (b_tau is the
+        // same for every tau).
+        let r = feature_adaptive_truncation_by_arm(
+            step.whitened.view(),
+            &self.rewards,
+            self.schedule.truncation(m),
+        );
         let theta = step.v_inv_sqrt.dot(&r); // line 11
         let beta = self.schedule.beta_next(m);
         self.nystrom.refit(&step, theta.view(), beta); // lines 12-13
@@ -225,8 +228,7 @@ impl<K: Kernel, M: RewardMessage> Agent for AtaGpUcb<K, M> {
     fn observe(&mut self, message: M) -> Result<(), LdpBoError> {
         let a = self.last.take()?;
         let y = finite_message(message.reward())?;
-        self.played.push(a);
-        self.rewards.push(y);
+        self.rewards[a].push(y);
         self.nystrom.record(a);
         Ok(())
     }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../../../docs/ldp-bo.md")]
 
+mod arm_rewards;
 pub mod ata;
 pub mod curator;
 pub mod error;

@@ -259,7 +259,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
                 sums.row_mut(j).scaled_add(y, &phi);
             }
         }
-        let thetas = sums.dot(&step.v_inv); // V^{-1} is symmetric
+        let thetas = sums.dot(&step.v_inv()); // V^{-1} is symmetric
         // Lines 11-12.
         let choice = median_of_means(thetas.view(), step.v.view())?;
         let theta = thetas.row(choice.chosen).to_owned();

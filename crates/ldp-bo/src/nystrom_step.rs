@@ -6,8 +6,10 @@
 //! apart from their own estimate of `theta` (truncation, median of means).
 
 use bandit::policy::{FixedArms, ucb_argmax};
+use std::sync::Arc;
+
 use kernel::Kernel;
-use kernel::features::{FeatureMap, NystromEmbedding};
+use kernel::features::{FeatureMap, NystromEmbedding, nystrom_features_from_gram};
 use kernel::linalg::{PINV_RCOND, symmetric_eigen};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::{Rng, RngExt};
@@ -24,8 +26,10 @@ pub(crate) struct NystromStep {
     pub v: Array2<f64>,
     /// `V^{-1/2}`.
     pub v_inv_sqrt: Array2<f64>,
-    /// `V^{-1}`.
-    pub v_inv: Array2<f64>,
+    /// The whitened features `g(a) = V^{-1/2} phi(a)` of every arm, one row per arm
+    /// (`n x m`): the columns of `U` in Algorithm 1 line 9, and `lambda |g(a)|^2 =
+    /// lambda phi(a)^T V^{-1} phi(a)` in the variance.
+    pub whitened: Array2<f64>,
 }
 
 impl NystromStep {
@@ -34,23 +38,20 @@ impl NystromStep {
         self.features.ncols()
     }
 
-    /// Algorithm 4 on the multiset of played arms (`counts[a]` plays of arm `a`), with the
-    /// posterior variances `variance[a] = sigma^2_{t-1}(a)` of the previous round, and the
-    /// design matrix of line 8 (Algorithm 1) / line 9 (Algorithm 3).
+    /// Algorithm 4, lines 3-5, on the multiset of played arms (`counts[a]` plays of arm `a`),
+    /// with the posterior variances `variance[a] = sigma^2_{t-1}(a)` of the previous round:
+    /// the dictionary, as arm indices in increasing order.
     ///
     /// Algorithm 4 draws one Bernoulli(`p_a = min(q sigma^2(a), 1)`) per *play* and adds the
     /// point to the dictionary if any draw succeeds (line 5 is a set union). For an arm played
     /// `c_a` times that is one Bernoulli(`1 - (1 - p_a)^c_a`) draw, which is what we sample: the
     /// same distribution of dictionaries with one random number per arm instead of one per play.
-    pub fn sample<K: Kernel, R: Rng + ?Sized>(
-        kernel: &K,
-        arms: ArrayView2<'_, f64>,
+    pub fn dictionary<R: Rng + ?Sized>(
         counts: &[usize],
         variance: ArrayView1<'_, f64>,
         q: f64,
-        lambda: f64,
         rng: &mut R,
-    ) -> Result<Self, LdpBoError> {
+    ) -> Vec<usize> {
         let mut dictionary = Vec::new();
         for (a, &c) in counts.iter().enumerate() {
             if c == 0 {
@@ -62,7 +63,7 @@ impl NystromStep {
                 dictionary.push(a);
             }
         }
-        Self::from_dictionary(kernel, arms, counts, &dictionary, lambda)
+        dictionary
     }
 
     /// The deterministic part: embedding of the given dictionary (arm indices) and `V`.
@@ -74,7 +75,17 @@ impl NystromStep {
         lambda: f64,
     ) -> Result<Self, LdpBoError> {
         let embedding = NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
-        let features = embedding.map_batch(arms)?;
+        Self::from_features(embedding.map_batch(arms)?, counts, lambda)
+    }
+
+    /// Line 7 of Algorithm 4 done (`features` holds `phi(a)` of every arm, `n x m`): the
+    /// design matrix `V` of line 8 (Algorithm 1) / line 9 (Algorithm 3), its inverse square
+    /// root and the whitened features.
+    pub fn from_features(
+        features: Array2<f64>,
+        counts: &[usize],
+        lambda: f64,
+    ) -> Result<Self, LdpBoError> {
         let m = features.ncols();
         // V = Phi^T diag(counts) Phi + lambda I.
         let weights = Array1::from_iter(counts.iter().map(|&c| c as f64));
@@ -87,17 +98,23 @@ impl NystromStep {
         let v = (&v + &v.t()) * 0.5;
         let eig = symmetric_eigen("V = Phi^T Phi + lambda I", v.view())?;
         let v_inv_sqrt = eig.map_values(|x| 1.0 / x.sqrt());
-        let v_inv = eig.map_values(|x| 1.0 / x);
+        let whitened = features.dot(&v_inv_sqrt);
         Ok(Self {
             features,
             v,
             v_inv_sqrt,
-            v_inv,
+            whitened,
         })
     }
 
+    /// `V^{-1} = V^{-1/2} V^{-1/2}`.
+    pub fn v_inv(&self) -> Array2<f64> {
+        self.v_inv_sqrt.dot(&self.v_inv_sqrt)
+    }
+
     /// Lines 12-13 (Algorithm 1) / 13-14 (Algorithm 3): the mean `phi(a)^T theta` and the
-    /// variance `k(a,a) - |phi(a)|^2 + lambda phi(a)^T V^-1 phi(a)` (clamped at 0) of every arm.
+    /// variance `k(a,a) - |phi(a)|^2 + lambda phi(a)^T V^-1 phi(a)` (clamped at 0) of every arm,
+    /// the last term computed as `lambda |g(a)|^2` from the whitened features.
     pub fn posterior(
         &self,
         theta: ArrayView1<'_, f64>,
@@ -105,18 +122,22 @@ impl NystromStep {
         lambda: f64,
     ) -> (Array1<f64>, Array1<f64>) {
         let mean = self.features.dot(&theta);
-        let projected = self.features.dot(&self.v_inv);
         let variance = Array1::from_iter(
             self.features
                 .rows()
                 .into_iter()
-                .zip(projected.rows())
+                .zip(self.whitened.rows())
                 .zip(prior_variance.iter())
-                .map(|((phi, vphi), &k)| (k - phi.dot(&phi) + lambda * phi.dot(&vphi)).max(0.0)),
+                .map(|((phi, g), &k)| (k - phi.dot(&phi) + lambda * g.dot(&g)).max(0.0)),
         );
         (mean, variance)
     }
 }
+
+/// Up to this many arms the Gram matrix on the arms is computed once and kept (`8 n^2` bytes:
+/// 32 MiB at the limit, shared between clones) instead of evaluating the kernel between the
+/// dictionary and every arm in every update.
+pub(crate) const GRAM_CACHE_MAX_ARMS: usize = 2048;
 
 /// The state Algorithms 1 and 3 share between updates: the arms and kernel, the plays per arm,
 /// the approximate posterior (`mu`, `sigma^2`) and the width `beta` of the coming choice.
@@ -131,6 +152,9 @@ impl NystromStep {
 pub(crate) struct NystromPosterior<K> {
     arms: FixedArms,
     kernel: K,
+    /// The kernel's Gram matrix on the arms (when `n <= GRAM_CACHE_MAX_ARMS`): every update
+    /// needs the kernel between the dictionary and all arms, which is then a selection.
+    gram: Option<Arc<Array2<f64>>>,
     lambda: f64,
     q: f64,
     /// `B(1 + 1/sqrt(1-e))`, the term of `beta` the scale leaves alone.
@@ -162,7 +186,13 @@ impl<K: Kernel> NystromPosterior<K> {
     ) -> Result<Self, LdpBoError> {
         let prior_variance = kernel.diag(arms.arms())?;
         let n = arms.len();
+        let gram = if n <= GRAM_CACHE_MAX_ARMS {
+            Some(Arc::new(kernel.gram(arms.arms())?))
+        } else {
+            None
+        };
         Ok(Self {
+            gram,
             mean: Array1::zeros(n),
             variance: prior_variance.clone(),
             counts: vec![0; n],
@@ -225,15 +255,21 @@ impl<K: Kernel> NystromPosterior<K> {
     /// The first part of an update: Algorithm 4 on the plays so far with the current
     /// variances, and `V` ([`NystromStep::sample`]).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<NystromStep, LdpBoError> {
-        NystromStep::sample(
-            &self.kernel,
-            self.arms.arms(),
-            &self.counts,
-            self.variance.view(),
-            self.q,
-            self.lambda,
-            rng,
-        )
+        let dictionary = NystromStep::dictionary(&self.counts, self.variance.view(), self.q, rng);
+        match &self.gram {
+            Some(gram) => NystromStep::from_features(
+                nystrom_features_from_gram(gram.view(), &dictionary, PINV_RCOND)?,
+                &self.counts,
+                self.lambda,
+            ),
+            None => NystromStep::from_dictionary(
+                &self.kernel,
+                self.arms.arms(),
+                &self.counts,
+                &dictionary,
+                self.lambda,
+            ),
+        }
     }
 
     /// The last part of an update: the mean and variance of `step` with the algorithm's
@@ -276,7 +312,7 @@ mod tests {
         for (&a, &y) in plays.iter().zip(&ys) {
             phity += &step.features.row(a).mapv(|v| v * y);
         }
-        let theta = step.v_inv.dot(&phity);
+        let theta = step.v_inv().dot(&phity);
         let prior = Array1::ones(12);
         let (mean, var) = step.posterior(theta.view(), prior.view(), 0.7);
         let exact_var = gp.variance();

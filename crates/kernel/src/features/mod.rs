@@ -18,7 +18,7 @@ mod rff;
 
 pub use additive::AdditiveFeatures;
 pub use gauss_hermite::{GaussHermite, gauss_hermite};
-pub use nystrom::NystromEmbedding;
+pub use nystrom::{NystromEmbedding, nystrom_features_from_gram};
 pub use qff::QuadratureFourierFeatures;
 pub use rff::{NormalizedRandomFourierFeatures, RandomFourierFeatures, SpectralKernel};
 

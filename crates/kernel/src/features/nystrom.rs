@@ -1,6 +1,6 @@
 //! The Nyström embedding of Zhou & Tan (2021), Appendix D.3, Algorithm 4.
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
 use rand::{Rng, RngExt};
 
 use super::FeatureMap;
@@ -171,6 +171,41 @@ impl<K: Kernel> NystromEmbedding<K> {
     }
 }
 
+/// The Nyström features `phi(x_i) = (K_D^{1/2})^+ k_D(x_i)` of all `n` points at once from
+/// their Gram matrix `gram` (`n x n`, the kernel on the points), for the dictionary
+/// `indices` (rows of the points, each `< n`; repeats allowed): the `n x m` matrix
+/// `K[:, D] (K_D^{1/2})^+`, the same numbers as [`NystromEmbedding::from_indices`] followed
+/// by [`FeatureMap::map_batch`], without a kernel evaluation (for a fixed arm set whose Gram
+/// matrix is kept). `rcond` as in [`pinv_sqrt`].
+pub fn nystrom_features_from_gram(
+    gram: ArrayView2<'_, f64>,
+    indices: &[usize],
+    rcond: f64,
+) -> Result<Array2<f64>, KernelError> {
+    let n = gram.nrows();
+    if gram.ncols() != n {
+        return Err(KernelError::NotSquare {
+            what: "Gram matrix of the Nystrom points",
+            rows: n,
+            cols: gram.ncols(),
+        });
+    }
+    if let Some(&i) = indices.iter().find(|&&i| i >= n) {
+        return Err(KernelError::Input(InputError::DimensionMismatch {
+            context: "Nystrom dictionary index (must be < number of points)",
+            expected: n,
+            got: i,
+        }));
+    }
+    if indices.is_empty() {
+        return Ok(Array2::zeros((n, 0)));
+    }
+    let k_xd = gram.select(Axis(1), indices);
+    let k_d = k_xd.select(Axis(0), indices);
+    let projection = pinv_sqrt("Nystrom dictionary Gram matrix K_D", k_d.view(), rcond)?;
+    Ok(k_xd.dot(&projection))
+}
+
 impl<K: Kernel> FeatureMap for NystromEmbedding<K> {
     fn input_dim(&self) -> usize {
         self.dictionary.ncols()
@@ -200,5 +235,18 @@ impl<K: Kernel> FeatureMap for NystromEmbedding<K> {
             .map(|u| self.kernel.value_unchecked(u, x))
             .collect();
         out.assign(&self.projection.dot(&kd));
+    }
+
+    /// All rows at once: `K_XD (K_D^{1/2})^+` as one cross matrix and one matrix product
+    /// (the projection is symmetric), instead of a matrix-vector product per row.
+    fn map_batch(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, KernelError> {
+        for row in x.rows() {
+            self.validate_point(row)?;
+        }
+        if self.dim() == 0 {
+            return Ok(Array2::zeros((x.nrows(), 0)));
+        }
+        let k_xd = self.kernel.cross(x, self.dictionary.view())?;
+        Ok(k_xd.dot(&self.projection))
     }
 }

@@ -1,6 +1,6 @@
 //! Gaussian-process posteriors: exact (function space, [`ExactGp`]) and weight space
 //! (feature space, [`WeightSpaceGp`]), and the exact posterior on a fixed finite candidate set
-//! updated in O(t n) per observation ([`FiniteDomainGp`]).
+//! updated in O(min(t, n) n) per observation ([`FiniteDomainGp`]).
 //!
 //! # Convention
 //!
@@ -23,7 +23,7 @@ mod finite_domain;
 mod weight_space;
 
 pub use exact::ExactGp;
-pub use finite_domain::FiniteDomainGp;
+pub use finite_domain::{FiniteDomainGp, REFRESH_PERIOD_PER_CANDIDATE, Regime};
 pub use weight_space::WeightSpaceGp;
 
 use crate::error::KernelError;

@@ -2,7 +2,10 @@
 //!
 //! Always compiled, so that the `lapack` backend can be compared against it.
 
-use faer::{Mat, MatRef, Side};
+use faer::diag::Diag;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::evd::{self, ComputeEigenvectors};
+use faer::{Mat, MatRef, Par, Side};
 use ndarray::{Array1, Array2, ArrayView2};
 
 use crate::error::KernelError;
@@ -35,19 +38,44 @@ pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<
     }))
 }
 
+/// Below this dimension the eigendecomposition runs on one thread: for the small matrices of
+/// the bandit algorithms (a Nyström dictionary of tens of points, decomposed every round) the
+/// cost of dispatching to the thread pool exceeds the work (measured with `perf` on
+/// `cargo bench -p ldp-bo --bench growth`: 15% of ATA-GP-UCB's time was spent yielding).
+pub const SEQUENTIAL_EIGEN_BELOW: usize = 256;
+
 /// Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix,
 /// reading its lower triangle. The caller validates shape, finiteness and symmetry.
+/// Sequential below [`SEQUENTIAL_EIGEN_BELOW`], faer's global parallelism above.
 pub fn eigh(
     what: &'static str,
     a: ArrayView2<'_, f64>,
 ) -> Result<(Array1<f64>, Array2<f64>), KernelError> {
     let m = to_faer(a);
-    let evd = m.self_adjoint_eigen(Side::Lower).map_err(|e| {
+    let n = m.nrows();
+    let par = if n < SEQUENTIAL_EIGEN_BELOW {
+        Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    };
+    let mut u = Mat::<f64>::zeros(n, n);
+    let mut s = Diag::<f64>::zeros(n);
+    let scratch =
+        evd::self_adjoint_evd_scratch::<f64>(n, ComputeEigenvectors::Yes, par, Default::default());
+    evd::self_adjoint_evd(
+        m.as_ref(),
+        s.as_mut(),
+        Some(u.as_mut()),
+        par,
+        MemStack::new(&mut MemBuffer::new(scratch)),
+        Default::default(),
+    )
+    .map_err(|e| {
         KernelError::Unsupported(format!(
             "eigendecomposition of {what} did not converge ({e:?})"
         ))
     })?;
-    let s = evd.S().column_vector();
+    let s = s.column_vector();
     let values: Array1<f64> = (0..s.nrows()).map(|i| s[i]).collect();
-    Ok((values, to_ndarray(evd.U())))
+    Ok((values, to_ndarray(u.as_ref())))
 }

@@ -2,6 +2,7 @@
 //! information gain, typed errors; and the kernel fixtures.
 
 mod errors;
+mod finite_domain;
 mod fixtures;
 mod gp;
 mod information_gain;
@@ -41,6 +42,10 @@ pub fn checks() -> Vec<Check> {
             rff::rff_wrong_lengthscale_flagged,
         ),
         Check::new("kernel/gp/incremental-equals-scratch", gp::gp_incremental),
+        Check::new(
+            "kernel/gp/finite-domain-equals-scratch",
+            finite_domain::finite_domain_equals_scratch,
+        ),
         Check::new(
             "kernel/gp/weight-space-equals-function-space",
             gp::gp_weight_space,
