@@ -4,7 +4,7 @@
 //! The problem of the timing comparison with Chowdhury & Gopalan's MATLAB code in
 //! `docs/ldp-bo.md`: 100 arms on [0, 1], SE kernel with lengthscale 0.2, `f(x) = sin(6x)/2`,
 //! Student-t(3) noise, `lambda = 1`, the practical preset, one trial. For each algorithm and
-//! `T` in {1000, 4000, 16 000} it runs the algorithm with horizon `T` three times and prints the
+//! `T` in {1000, 4000, 16 000} it runs the algorithm with horizon `T` five times and prints the
 //! medians of the whole run's time and of the mean time of a round in the last tenth of the
 //! run (`(0.9 T, T]`; the amortised cost, MoMA's epoch updates included), the ratio of that to
 //! the one at the first horizon, the mean dimension `m` of the Nyström embedding over the last
@@ -32,7 +32,7 @@ use rand_distr::StudentT;
 const N_ARMS: usize = 100;
 const SEED: u64 = 2019;
 /// Runs per algorithm and horizon; the medians are reported.
-const REPEATS: usize = 3;
+const REPEATS: usize = 5;
 
 fn arms() -> Array2<f64> {
     Array2::from_shape_fn((N_ARMS, 1), |(i, _)| i as f64 / (N_ARMS - 1) as f64)

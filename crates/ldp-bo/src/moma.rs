@@ -110,6 +110,11 @@ impl MomaParams {
 ///
 /// Algorithm 3 runs `N = floor(T/k)` epochs and says nothing of the last `T - N k` rounds; here
 /// the learner simply starts epoch `N + 1` (chosen by the same rule), which the run cuts short.
+///
+/// Line 10's sums are kept per arm: `sum_i y_{i,j} phi(x_i) = sum_a Y_{a,j} phi(a)` with
+/// `Y_{a,j}` the sum of `y_{i,j}` over the epochs that played arm `a`, so an update costs
+/// O(n m^2 + m^3 + n k m) for `n` arms, `m` dictionary points and epoch length `k`, flat in
+/// the number of epochs.
 #[derive(Debug, Clone)]
 pub struct MomaGpUcb<K: Kernel, M> {
     /// Embedding, posterior and width; an epoch ended since the last update makes lines 7-14
@@ -117,10 +122,11 @@ pub struct MomaGpUcb<K: Kernel, M> {
     nystrom: NystromPosterior<K>,
     schedule: MomaSchedule,
     k: usize,
-    /// The arm of each completed epoch.
-    epoch_arms: Vec<usize>,
-    /// `y_{i,j}`: row `i` = epoch, column `j` = repetition.
-    epoch_rewards: Vec<Vec<f64>>,
+    /// The number of completed epochs.
+    epochs: usize,
+    /// `Y_{a,j}`: the sum of `y_{i,j}` over the completed epochs `i` that played arm `a`
+    /// (`n x k`; allocated when the first epoch completes, as `k` may exceed the horizon).
+    arm_sums: Option<Array2<f64>>,
     /// The arm of the epoch in progress (`None` between epochs).
     current_arm: Option<usize>,
     /// The rewards received so far in the epoch in progress.
@@ -211,8 +217,8 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             nystrom,
             schedule,
             k,
-            epoch_arms: Vec::new(),
-            epoch_rewards: Vec::new(),
+            epochs: 0,
+            arm_sums: None,
             current_arm: None,
             // An epoch longer than the horizon never completes: T rewards at most.
             current_rewards: Vec::with_capacity(k.min(usize::try_from(horizon).unwrap_or(k))),
@@ -228,7 +234,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
 
     /// The number of completed epochs.
     pub fn epochs(&self) -> usize {
-        self.epoch_arms.len()
+        self.epochs
     }
 
     /// The schedule of Theorem 4.
@@ -248,17 +254,16 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
 
     /// Lines 7-14 after epoch `n = epochs()`.
     fn update<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), LdpBoError> {
-        let n = self.epoch_arms.len();
+        let n = self.epochs;
         let step = self.nystrom.sample(rng)?; // lines 7-9
+        // Line 10: Theta (k x m), row j = (V^{-1} sum_i y_{i,j} phi(x_i))^T
+        // = (V^{-1} sum_a Y_{a,j} phi(a))^T.
+        let Some(arm_sums) = self.arm_sums.as_ref() else {
+            // No epoch completed: no update is due (`record` follows the first epoch).
+            return Ok(());
+        };
+        let sums = arm_sums.t().dot(&step.features);
         let m = step.dim();
-        // Line 10: Theta (k x m), row j = (V^{-1} sum_i y_{i,j} phi(x_i))^T.
-        let mut sums = Array2::<f64>::zeros((self.k, m));
-        for (i, &a) in self.epoch_arms.iter().enumerate() {
-            let phi = step.features.row(a);
-            for (j, &y) in self.epoch_rewards[i].iter().enumerate() {
-                sums.row_mut(j).scaled_add(y, &phi);
-            }
-        }
         let thetas = sums.dot(&step.v_inv()); // V^{-1} is symmetric
         // Lines 11-12.
         let choice = median_of_means(thetas.view(), step.v.view())?;
@@ -300,10 +305,15 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
         let y = finite_message(message.reward())?;
         self.current_rewards.push(y);
         if self.current_rewards.len() == self.k {
-            let rewards = std::mem::replace(&mut self.current_rewards, Vec::with_capacity(self.k));
+            let n_arms = self.nystrom.n_arms();
+            let sums = self
+                .arm_sums
+                .get_or_insert_with(|| Array2::zeros((n_arms, self.k)));
+            for (s, y) in sums.row_mut(a).iter_mut().zip(self.current_rewards.drain(..)) {
+                *s += y;
+            }
             self.current_arm = None;
-            self.epoch_arms.push(a);
-            self.epoch_rewards.push(rewards);
+            self.epochs += 1;
             self.nystrom.record(a);
         }
         Ok(())

@@ -214,6 +214,11 @@ impl<K: Kernel> NystromPosterior<K> {
         Ok(self.arms.check(decision_set)?)
     }
 
+    /// The number of arms `n`.
+    pub fn n_arms(&self) -> usize {
+        self.counts.len()
+    }
+
     /// `q` of Algorithm 4 in use.
     pub fn q(&self) -> f64 {
         self.q
