@@ -84,11 +84,11 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
                     m => format!("mean {} = {:.4}", m.symbol(), curve.summary.last().0),
                 };
                 println!(
-                    "  {:<6} {:<26} {:>7.2} s  ({:.2} ms per round per trial; {last})",
+                    "  {:<6} {:<26} {:>7.2} s  ({:.1} us per round per trial; {last})",
                     figure.id,
                     curve.label,
                     curve.seconds,
-                    1e3 * curve.seconds / (w.horizon * w.trials) as f64,
+                    1e6 * curve.seconds / (w.horizon * w.trials) as f64,
                 );
             }
         })?;

@@ -309,7 +309,11 @@ impl<K: Kernel, M: RewardMessage> Agent for MomaGpUcb<K, M> {
             let sums = self
                 .arm_sums
                 .get_or_insert_with(|| Array2::zeros((n_arms, self.k)));
-            for (s, y) in sums.row_mut(a).iter_mut().zip(self.current_rewards.drain(..)) {
+            for (s, y) in sums
+                .row_mut(a)
+                .iter_mut()
+                .zip(self.current_rewards.drain(..))
+            {
                 *s += y;
             }
             self.current_arm = None;

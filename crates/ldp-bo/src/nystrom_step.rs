@@ -67,6 +67,7 @@ impl NystromStep {
     }
 
     /// The deterministic part: embedding of the given dictionary (arm indices) and `V`.
+    #[cfg(test)]
     pub fn from_dictionary<K: Kernel>(
         kernel: &K,
         arms: ArrayView2<'_, f64>,
@@ -155,6 +156,9 @@ pub(crate) struct NystromPosterior<K> {
     /// The kernel's Gram matrix on the arms (when `n <= GRAM_CACHE_MAX_ARMS`): every update
     /// needs the kernel between the dictionary and all arms, which is then a selection.
     gram: Option<Arc<Array2<f64>>>,
+    /// The last dictionary and its features: a dictionary drawn again (every played arm
+    /// included, as happens once `q sigma^2 >= 1` on the played arms) reuses them.
+    last_embedding: Option<(Vec<usize>, Array2<f64>)>,
     lambda: f64,
     q: f64,
     /// `B(1 + 1/sqrt(1-e))`, the term of `beta` the scale leaves alone.
@@ -193,6 +197,7 @@ impl<K: Kernel> NystromPosterior<K> {
         };
         Ok(Self {
             gram,
+            last_embedding: None,
             mean: Array1::zeros(n),
             variance: prior_variance.clone(),
             counts: vec![0; n],
@@ -259,22 +264,26 @@ impl<K: Kernel> NystromPosterior<K> {
 
     /// The first part of an update: Algorithm 4 on the plays so far with the current
     /// variances, and `V` ([`NystromStep::sample`]).
-    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<NystromStep, LdpBoError> {
+    pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<NystromStep, LdpBoError> {
         let dictionary = NystromStep::dictionary(&self.counts, self.variance.view(), self.q, rng);
-        match &self.gram {
-            Some(gram) => NystromStep::from_features(
-                nystrom_features_from_gram(gram.view(), &dictionary, PINV_RCOND)?,
-                &self.counts,
-                self.lambda,
-            ),
-            None => NystromStep::from_dictionary(
-                &self.kernel,
-                self.arms.arms(),
-                &self.counts,
-                &dictionary,
-                self.lambda,
-            ),
-        }
+        let features = match &self.last_embedding {
+            Some((last, features)) if *last == dictionary => features.clone(),
+            _ => {
+                let features = match &self.gram {
+                    Some(gram) => nystrom_features_from_gram(gram.view(), &dictionary, PINV_RCOND)?,
+                    None => NystromEmbedding::from_indices(
+                        &self.kernel,
+                        self.arms.arms(),
+                        &dictionary,
+                        PINV_RCOND,
+                    )?
+                    .map_batch(self.arms.arms())?,
+                };
+                self.last_embedding = Some((dictionary, features.clone()));
+                features
+            }
+        };
+        NystromStep::from_features(features, &self.counts, self.lambda)
     }
 
     /// The last part of an update: the mean and variance of `step` with the algorithm's
