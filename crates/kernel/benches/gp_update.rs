@@ -1,12 +1,15 @@
 //! Incremental GP update: one `ExactGp::observe` at t = 100, 500, 1000 existing observations
 //! (O(t^2) Cholesky extension), versus a from-scratch factorisation at the same t; one
-//! `WeightSpaceGp::observe` (rank-one update) with m = 64 and 512 features.
+//! `WeightSpaceGp::observe` (rank-one update) with m = 64 and 512 features; one
+//! `FiniteDomainGp::observe` on 100 candidates in each regime: the appended Cholesky at t = 50,
+//! the switch at t = n (the Gram matrix and a recomputation from the sufficient statistics, the
+//! cost of every periodic recomputation), and a rank-one step at t = 1000.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use kernel::{ExactGp, SquaredExponential, WeightSpaceGp};
+use kernel::{ExactGp, FiniteDomainGp, SquaredExponential, WeightSpaceGp};
 use ndarray::{Array1, Array2};
 
 fn points(n: usize) -> Array2<f64> {
@@ -55,6 +58,28 @@ fn bench(c: &mut Criterion) {
                 |mut ws| {
                     ws.observe(black_box(phi.view()), 0.3).unwrap();
                     ws
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    let arms = Array2::from_shape_fn((100, 1), |(i, _)| i as f64 / 99.0);
+    for (label, t) in [
+        ("appended_cholesky_t50", 50usize),
+        ("switch_at_t100", 100),
+        ("rank_one_t1000", 1000),
+    ] {
+        let mut gp = FiniteDomainGp::new(k.clone(), arms.view(), 1.0, false).unwrap();
+        for i in 0..t {
+            let a = (i * 37) % 100;
+            gp.observe(a, (6.0 * arms[[a, 0]]).sin()).unwrap();
+        }
+        g.bench_function(format!("finite_domain_n100_{label}"), |b| {
+            b.iter_batched(
+                || gp.clone(),
+                |mut gp| {
+                    gp.observe(black_box(7), 0.5).unwrap();
+                    gp
                 },
                 BatchSize::LargeInput,
             )

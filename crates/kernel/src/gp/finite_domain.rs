@@ -11,7 +11,7 @@ use validation::ensure_finite;
 
 /// How often the rank-one regime recomputes the posterior from the sufficient statistics:
 /// every `REFRESH_PERIOD_PER_CANDIDATE * n` observations (amortised O(n^2) per observation).
-pub const REFRESH_PERIOD_PER_CANDIDATE: usize = 8;
+pub const REFRESH_PERIOD_PER_CANDIDATE: usize = 32;
 
 /// Which update a [`FiniteDomainGp`] uses for its next observation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub enum Regime {
 ///
 /// (Sylvester's identity for the determinant; `B` has eigenvalues `>= 1`, so the factorisation
 /// is well conditioned, the form Rasmussen & Williams use in their Algorithm 3.2). The
-/// recomputation costs O(m^3 + m^2 n + m n^2) <= O(n^3) every `8 n` steps: amortised
+/// recomputation costs O(m^3 + m^2 n + m n^2) <= O(n^3) every `32 n` steps: amortised
 /// O(n^2). We chose it over a Cholesky-based update of `Sigma` because `Sigma` is only
 /// positive semi-definite (singular on a dense arm grid), and over refactorising every step
 /// because that is O(n^3).
@@ -406,7 +406,7 @@ mod tests {
     }
 
     /// Without `track_covariance`: the appended Cholesky while `t < n`, the switch at the
-    /// `n`-th observation, rank-one steps and two recomputations (every `8 n` steps), each
+    /// `n`-th observation, rank-one steps and two recomputations (every `32 n` steps), each
     /// step equal to the exact posterior.
     #[test]
     fn both_regimes_and_the_recomputation_equal_the_exact_posterior() {
