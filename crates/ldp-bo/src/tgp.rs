@@ -101,7 +101,8 @@ impl TgpVariant {
 /// Round `t` (1-based): [`Agent::select`] computes `beta_t` (line 5) and plays
 /// `x_t = argmax mu_hat_{t-1}(x) + beta_t sigma_{t-1}(x)` (line 6); [`Agent::observe`] receives
 /// `y_bar_t` (line 7), truncates it to `y_hat_t = y_bar_t 1{|y_bar_t| <= b_t}` (line 8) and
-/// updates the exact posterior (lines 9-10) incrementally in O(t n) for `n` arms
+/// updates the exact posterior (lines 9-10) incrementally, in O(t n) while `t < n` and O(n^2)
+/// after, for `n` arms
 /// ([`kernel::FiniteDomainGp`]).
 #[derive(Debug, Clone)]
 pub struct TgpUcb<K: Kernel, M> {
