@@ -1,6 +1,13 @@
 //! `cargo xtask accountant --q Q --noise-multiplier Z --steps T --delta D [--accountant ...] [--json]`:
 //! the epsilon of `T` rounds of the Poisson-subsampled Gaussian mechanism under each accountant.
 //!
+//! `cargo xtask accountant --target-eps E --q Q --steps T --delta D [--accountant ...]`: the
+//! smallest noise multiplier `z` (to `--resolution`, default 1e-3) whose epsilon is at most `E`
+//! under each accountant ([`privacy::accountant::smallest_noise_multiplier`]), with the two
+//! evaluated facts: `eps(z) <= E` and `eps(z - resolution) > E`. By default the two RDP
+//! accountants; the PLD when asked (`--accountant pld`: each evaluation takes seconds to
+//! minutes at `T >= 1000`, shown as it goes).
+//!
 //! - `rdp-paper`: integer orders 2..=33, classic conversion (the DP-FTS-DE paper's moments
 //!   accountant; reproduces its numbers).
 //! - `rdp`: fractional and integer orders (1.1..10.9, 11..64, 128, 256, 512), improved conversion
@@ -8,8 +15,12 @@
 //! - `pld`: privacy-loss distribution with pessimistic discretisation (an upper bound).
 
 use anyhow::Context;
+use privacy::PrivacyError;
 use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
-use privacy::accountant::{PldSettings, RdpConversion, subsampled_gaussian_pld_epsilon};
+use privacy::accountant::{
+    Calibration, PldSettings, RdpConversion, smallest_noise_multiplier,
+    subsampled_gaussian_pld_epsilon,
+};
 use serde_json::json;
 
 /// Which accountant to run.
@@ -30,8 +41,19 @@ pub struct Args {
     #[arg(long)]
     q: f64,
     /// Noise multiplier z (noise standard deviation / sensitivity).
-    #[arg(long = "noise-multiplier")]
-    noise_multiplier: f64,
+    #[arg(
+        long = "noise-multiplier",
+        required_unless_present = "target_eps",
+        conflicts_with = "target_eps"
+    )]
+    noise_multiplier: Option<f64>,
+    /// Instead of an epsilon for a given z: the smallest z whose epsilon is at most this target.
+    #[arg(long = "target-eps")]
+    target_eps: Option<f64>,
+    /// Resolution of the calibration (--target-eps): the z printed meets the target and
+    /// z - resolution does not.
+    #[arg(long, default_value_t = 1e-3)]
+    resolution: f64,
     /// Number of rounds (compositions).
     #[arg(long)]
     steps: u64,
@@ -49,52 +71,145 @@ pub struct Args {
     json: bool,
 }
 
+/// The epsilon of one accountant at noise multiplier `z`, and the accountant's description.
+fn epsilon_of(
+    w: Which,
+    args: &Args,
+    z: f64,
+) -> Result<(serde_json::Value, &'static str), PrivacyError> {
+    let (q, t, d) = (args.q, args.steps, args.delta);
+    Ok(match w {
+        Which::RdpPaper => {
+            let (eps, order) =
+                subsampled_gaussian_epsilon(q, z, t, d, &paper_orders(), RdpConversion::Classic)?;
+            (
+                json!({"accountant": "rdp-paper", "epsilon": eps, "order": order}),
+                "integer orders 2..=33, classic conversion",
+            )
+        }
+        Which::Rdp => {
+            let (eps, order) = subsampled_gaussian_epsilon(
+                q,
+                z,
+                t,
+                d,
+                &default_orders(),
+                RdpConversion::Improved,
+            )?;
+            (
+                json!({"accountant": "rdp", "epsilon": eps, "order": order}),
+                "orders 1.1..512, improved conversion (Balle et al. 2020)",
+            )
+        }
+        Which::Pld => {
+            let settings = PldSettings {
+                bin_width: args.pld_bin_width,
+                ..PldSettings::default()
+            };
+            let r = subsampled_gaussian_pld_epsilon(q, z, t, d, settings)?;
+            (
+                json!({"accountant": "pld", "epsilon": r.epsilon, "epsilon_remove": r.epsilon_remove,
+                       "epsilon_add": r.epsilon_add, "epsilon_optimistic": r.epsilon_optimistic,
+                       "bin_width": settings.bin_width}),
+                "pessimistic discretisation: an upper bound on epsilon",
+            )
+        }
+    })
+}
+
+fn name(w: Which) -> &'static str {
+    match w {
+        Which::RdpPaper => "rdp-paper",
+        Which::Rdp => "rdp",
+        Which::Pld => "pld",
+    }
+}
+
+/// `--target-eps`: calibrate z for each accountant.
+fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
+    let which = if args.accountant.is_empty() {
+        vec![Which::RdpPaper, Which::Rdp]
+    } else {
+        args.accountant.clone()
+    };
+    let (q, t, d) = (args.q, args.steps, args.delta);
+    if !args.json {
+        println!(
+            "Smallest noise multiplier z with eps <= {target} for the Poisson-subsampled Gaussian: \
+             q = {q}, steps = {t}, delta = {d:e}, resolution {}",
+            args.resolution
+        );
+    }
+    let mut rows = Vec::new();
+    for w in which {
+        let mut note = "";
+        let c: Calibration = smallest_noise_multiplier(
+            target,
+            args.resolution,
+            |z| {
+                let (row, n) = epsilon_of(w, args, z)?;
+                note = n;
+                let eps = row["epsilon"].as_f64().unwrap_or(f64::NAN);
+                if eps.is_finite() {
+                    Ok(eps)
+                } else {
+                    Err(PrivacyError::Unbounded(format!("{} at z = {z}", name(w))))
+                }
+            },
+            |z, eps| {
+                if w == Which::Pld {
+                    eprintln!("  pld: z = {z:.6}, eps = {eps:.6}");
+                }
+            },
+        )
+        .with_context(|| format!("calibrating the {} accountant", name(w)))?;
+        let below = c
+            .epsilon_below
+            .map_or("not evaluated (z - resolution < 1e-6)".to_string(), |e| {
+                format!("{e:.6}")
+            });
+        if !args.json {
+            println!(
+                "  {:<10} z = {}   eps(z) = {:.6}   eps(z - {}) = {below}   ({} evaluations) [{note}]",
+                name(w),
+                c.noise_multiplier,
+                c.epsilon,
+                c.resolution,
+                c.evaluations
+            );
+        }
+        rows.push(
+            json!({"accountant": name(w), "noise_multiplier": c.noise_multiplier,
+                         "epsilon": c.epsilon, "epsilon_below": c.epsilon_below,
+                         "resolution": c.resolution, "evaluations": c.evaluations, "note": note}),
+        );
+    }
+    if args.json {
+        let out =
+            json!({"q": q, "steps": t, "delta": d, "target_epsilon": target, "results": rows});
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(target) = args.target_eps {
+        return calibrate(&args, target);
+    }
     let which = if args.accountant.is_empty() {
         vec![Which::RdpPaper, Which::Rdp, Which::Pld]
     } else {
         args.accountant.clone()
     };
-    let (q, z, t, d) = (args.q, args.noise_multiplier, args.steps, args.delta);
+    let z = args
+        .noise_multiplier
+        .context("--noise-multiplier (or --target-eps) is required")?;
+    let (q, t, d) = (args.q, args.steps, args.delta);
     let mut rows = Vec::new();
     for w in which {
-        let row = match w {
-            Which::RdpPaper => {
-                let (eps, order) = subsampled_gaussian_epsilon(
-                    q,
-                    z,
-                    t,
-                    d,
-                    &paper_orders(),
-                    RdpConversion::Classic,
-                )
-                .context("rdp-paper accountant")?;
-                json!({"accountant": "rdp-paper", "epsilon": eps, "order": order, "note": "integer orders 2..=33, classic conversion"})
-            }
-            Which::Rdp => {
-                let (eps, order) = subsampled_gaussian_epsilon(
-                    q,
-                    z,
-                    t,
-                    d,
-                    &default_orders(),
-                    RdpConversion::Improved,
-                )
-                .context("rdp accountant")?;
-                json!({"accountant": "rdp", "epsilon": eps, "order": order, "note": "orders 1.1..512, improved conversion (Balle et al. 2020)"})
-            }
-            Which::Pld => {
-                let settings = PldSettings {
-                    bin_width: args.pld_bin_width,
-                    ..PldSettings::default()
-                };
-                let r = subsampled_gaussian_pld_epsilon(q, z, t, d, settings)
-                    .context("pld accountant")?;
-                json!({"accountant": "pld", "epsilon": r.epsilon, "epsilon_remove": r.epsilon_remove, "epsilon_add": r.epsilon_add,
-                       "epsilon_optimistic": r.epsilon_optimistic, "bin_width": settings.bin_width,
-                       "note": "pessimistic discretisation: an upper bound on epsilon"})
-            }
-        };
+        let (mut row, note) =
+            epsilon_of(w, &args, z).with_context(|| format!("{} accountant", name(w)))?;
+        row["note"] = json!(note);
         // A non-finite epsilon is never printed as a number (issue 15, defect 2).
         if !row["epsilon"].as_f64().is_some_and(f64::is_finite) {
             anyhow::bail!(

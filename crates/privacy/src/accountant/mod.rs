@@ -1,9 +1,12 @@
-//! Accountants: zCDP, RDP of the Poisson-subsampled Gaussian, and privacy-loss distributions.
+//! Accountants: zCDP, RDP of the Poisson-subsampled Gaussian, and privacy-loss distributions;
+//! calibration of the noise multiplier for a target epsilon.
 
+pub mod calibrate;
 pub mod pld;
 pub mod rdp;
 pub mod zcdp;
 
+pub use calibrate::{Calibration, smallest_noise_multiplier};
 pub use pld::{PldEpsilon, PldSettings, subsampled_gaussian_pld_epsilon};
 pub use rdp::{
     RdpAccountant, RdpConversion, paper_preset_epsilon, subsampled_gaussian_epsilon,

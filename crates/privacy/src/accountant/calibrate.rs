@@ -1,0 +1,222 @@
+//! Calibration for a target: the smallest noise multiplier `z` whose epsilon, under a given
+//! accountant, is at most a target (what Opacus' `get_noise_multiplier` and dp_accounting's
+//! calibration helpers do).
+//!
+//! The accountant is any function `z -> epsilon(z)`; an accountant that can state no finite
+//! epsilon ([`PrivacyError::Unbounded`]) counts as "above the target". The search brackets the
+//! answer by doubling and halving from `z = 1`, bisects the bracket to the requested
+//! resolution, and then *checks* the two facts it reports, whatever the accountant's shape:
+//! `epsilon(z) <= target` and `epsilon(z - resolution) > target`. The RDP accountants are
+//! non-increasing in `z` (each order's RDP is, and so are the minimum over orders and the
+//! conversion), so for them the check only confirms the bisection. A discretised accountant
+//! (the PLD) need not be exactly monotone; if the point one resolution below is within the
+//! target too, the search steps down until it is not, so both reported facts always hold.
+
+use crate::error::PrivacyError;
+use validation::{InputError, Interval, in_range, positive};
+
+/// The smallest noise multiplier the search tries; a target met there is reported as such.
+pub const MIN_NOISE_MULTIPLIER: f64 = 1e-6;
+/// The largest noise multiplier the search tries before declaring the target unreachable.
+pub const MAX_NOISE_MULTIPLIER: f64 = 1e6;
+
+/// The outcome of [`smallest_noise_multiplier`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Calibration {
+    /// The noise multiplier `z`: `epsilon(z) <= target` (evaluated).
+    pub noise_multiplier: f64,
+    /// `epsilon(z)`.
+    pub epsilon: f64,
+    /// The resolution of the search: `epsilon(z - resolution) > target` (evaluated), unless
+    /// `z - resolution < MIN_NOISE_MULTIPLIER`.
+    pub resolution: f64,
+    /// `epsilon(z - resolution)` (`+inf` when the accountant states no finite epsilon there),
+    /// `None` when `z - resolution` is below [`MIN_NOISE_MULTIPLIER`].
+    pub epsilon_below: Option<f64>,
+    /// How many times the accountant was evaluated.
+    pub evaluations: usize,
+}
+
+/// The smallest noise multiplier `z` (to `resolution`) with `epsilon(z) <= target`, for an
+/// accountant `epsilon` (see the module documentation). `progress` is told each evaluation
+/// (`z`, `epsilon(z)`), for accountants that take seconds.
+///
+/// Errors: a target or resolution that is not positive and finite; a target not reached at
+/// [`MAX_NOISE_MULTIPLIER`] ([`PrivacyError::Calibration`]); any error of the accountant other
+/// than [`PrivacyError::Unbounded`].
+pub fn smallest_noise_multiplier(
+    target: f64,
+    resolution: f64,
+    mut epsilon: impl FnMut(f64) -> Result<f64, PrivacyError>,
+    mut progress: impl FnMut(f64, f64),
+) -> Result<Calibration, PrivacyError> {
+    let target = positive("target epsilon", target)?;
+    let resolution = in_range(
+        "calibration resolution",
+        resolution,
+        Interval::open_closed(0.0, 1.0),
+    )?;
+    let mut evaluations = 0usize;
+    let mut eval = |z: f64| -> Result<f64, PrivacyError> {
+        evaluations += 1;
+        let e = match epsilon(z) {
+            Ok(e) if e.is_nan() => {
+                return Err(PrivacyError::Input(InputError::NonFinite {
+                    what: "epsilon returned by the accountant",
+                    index: None,
+                    value: e,
+                }));
+            }
+            Ok(e) => e,
+            Err(PrivacyError::Unbounded(_)) => f64::INFINITY,
+            Err(e) => return Err(e),
+        };
+        progress(z, e);
+        Ok(e)
+    };
+    // Bracket: eps(lo) > target >= eps(hi).
+    let mut hi = 1.0;
+    let mut eps_hi = eval(hi)?;
+    while eps_hi > target {
+        if hi >= MAX_NOISE_MULTIPLIER {
+            return Err(PrivacyError::Calibration(format!(
+                "epsilon {eps_hi} > target {target} even at noise multiplier {hi:e}"
+            )));
+        }
+        hi *= 2.0;
+        eps_hi = eval(hi)?;
+    }
+    let mut lo = hi / 2.0;
+    let mut eps_lo = eval(lo)?;
+    while eps_lo <= target {
+        if lo <= MIN_NOISE_MULTIPLIER {
+            return Ok(Calibration {
+                noise_multiplier: lo,
+                epsilon: eps_lo,
+                resolution,
+                epsilon_below: None,
+                evaluations,
+            });
+        }
+        (hi, eps_hi) = (lo, eps_lo);
+        lo /= 2.0;
+        eps_lo = eval(lo)?;
+    }
+    // Bisect to the resolution.
+    while hi - lo > resolution {
+        let mid = 0.5 * (lo + hi);
+        let e = eval(mid)?;
+        if e <= target {
+            (hi, eps_hi) = (mid, e);
+        } else {
+            lo = mid;
+        }
+    }
+    // Check the reported facts; step down while the point below also meets the target.
+    loop {
+        let below = hi - resolution;
+        if below < MIN_NOISE_MULTIPLIER {
+            return Ok(Calibration {
+                noise_multiplier: hi,
+                epsilon: eps_hi,
+                resolution,
+                epsilon_below: None,
+                evaluations,
+            });
+        }
+        let e = eval(below)?;
+        if e > target {
+            return Ok(Calibration {
+                noise_multiplier: hi,
+                epsilon: eps_hi,
+                resolution,
+                epsilon_below: Some(e),
+                evaluations,
+            });
+        }
+        (hi, eps_hi) = (below, e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accountant::rdp::{RdpConversion, default_orders, subsampled_gaussian_epsilon};
+
+    fn no_progress(_: f64, _: f64) {}
+
+    #[test]
+    fn inverse_law_by_hand() {
+        // eps(z) = 2 / z: the smallest z with eps <= 0.5 is 4.
+        let c = smallest_noise_multiplier(0.5, 1e-4, |z| Ok(2.0 / z), no_progress).unwrap();
+        assert!(c.noise_multiplier >= 4.0 && c.noise_multiplier < 4.0 + 1e-4);
+        assert!(c.epsilon <= 0.5);
+        assert!(c.epsilon_below.unwrap() > 0.5);
+    }
+
+    #[test]
+    fn rdp_calibration_meets_the_target_and_is_tight() {
+        let eps = |z: f64| {
+            subsampled_gaussian_epsilon(
+                0.01,
+                z,
+                1000,
+                1e-5,
+                &default_orders(),
+                RdpConversion::Improved,
+            )
+            .map(|(e, _)| e)
+        };
+        let c = smallest_noise_multiplier(1.0, 1e-3, eps, no_progress).unwrap();
+        assert!(c.epsilon <= 1.0);
+        assert!(eps(c.noise_multiplier).unwrap() <= 1.0);
+        assert!(eps(c.noise_multiplier - 0.01).unwrap() > 1.0);
+        assert!(c.epsilon_below.unwrap() > 1.0);
+    }
+
+    #[test]
+    fn unbounded_counts_as_above_and_unreachable_is_an_error() {
+        // Unbounded below z = 3, then eps = 1 / z.
+        let f = |z: f64| {
+            if z < 3.0 {
+                Err(PrivacyError::Unbounded("test".into()))
+            } else {
+                Ok(1.0 / z)
+            }
+        };
+        let c = smallest_noise_multiplier(0.5, 1e-3, f, no_progress).unwrap();
+        assert!((c.noise_multiplier - 3.0).abs() <= 1e-3);
+        assert_eq!(c.epsilon_below, Some(f64::INFINITY));
+        assert!(matches!(
+            smallest_noise_multiplier(0.5, 1e-3, |_| Ok(1.0), no_progress),
+            Err(PrivacyError::Calibration(_))
+        ));
+        assert!(smallest_noise_multiplier(0.0, 1e-3, |_| Ok(1.0), no_progress).is_err());
+        assert!(smallest_noise_multiplier(1.0, 0.0, |_| Ok(1.0), no_progress).is_err());
+        assert!(smallest_noise_multiplier(1.0, 1e-3, |_| Ok(f64::NAN), no_progress).is_err());
+    }
+
+    #[test]
+    fn a_non_monotone_accountant_still_gets_both_facts_checked() {
+        // Within the target on [2, 2.5) and from 3 on; above it elsewhere. Bisection from the
+        // bracket [2, 4] lands near 3 or in [2, 2.5); the reported z must meet the target and
+        // the point one resolution below must not.
+        let f = |z: f64| {
+            Ok(if (2.0..2.5).contains(&z) || z >= 3.0 {
+                0.4
+            } else {
+                0.6
+            })
+        };
+        let c = smallest_noise_multiplier(0.5, 1e-2, f, no_progress).unwrap();
+        assert!(f(c.noise_multiplier).unwrap() <= 0.5);
+        assert!(f(c.noise_multiplier - 1e-2).unwrap() > 0.5);
+    }
+
+    #[test]
+    fn a_target_met_at_the_smallest_noise_is_reported() {
+        let c = smallest_noise_multiplier(10.0, 1e-3, |_| Ok(1.0), no_progress).unwrap();
+        assert!(c.noise_multiplier <= MIN_NOISE_MULTIPLIER);
+        assert_eq!(c.epsilon_below, None);
+    }
+}
