@@ -33,10 +33,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if cfg!(debug_assertions) {
+    // The environment variable guards against a loop when the release profile is configured
+    // with debug assertions.
+    if cfg!(debug_assertions) && std::env::var_os(RERUN_GUARD).is_none() {
         return rerun_optimised();
     }
-    println!("profile: release (optimised; the criterion benches: cargo's bench profile)");
+    if cfg!(debug_assertions) {
+        println!(
+            "profile: release, but with debug assertions on (check [profile.release]): timings are not comparable"
+        );
+    } else {
+        println!("profile: release (optimised; the criterion benches: cargo's bench profile)");
+    }
     let paper = args.target.as_deref().and_then(Paper::named);
     if args.timings_only {
         let papers: Vec<Paper> = match (&args.target, paper) {
@@ -102,6 +110,8 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
 
 /// This process was built without optimisations: run `bench` again, with the same arguments,
 /// from a release build of xtask.
+const RERUN_GUARD: &str = "XTASK_BENCH_RERUN";
+
 fn rerun_optimised() -> anyhow::Result<()> {
     println!(
         "cargo xtask bench: building xtask with the release profile to time an optimised build"
@@ -118,6 +128,7 @@ fn rerun_optimised() -> anyhow::Result<()> {
             "bench",
         ])
         .args(std::env::args_os().skip(2))
+        .env(RERUN_GUARD, "1")
         .status()?;
     if !status.success() {
         bail!("the release build of `cargo xtask bench` failed ({status})");

@@ -1,8 +1,8 @@
 //! Growth of the per-round cost with the horizon (`cargo xtask bench ldp-bo`, or
 //! `cargo bench -p ldp-bo --bench growth`; always an optimised build).
 //!
-//! The problem of the timing comparison with Chowdhury & Gopalan's MATLAB code in
-//! `docs/ldp-bo.md`: 100 arms on [0, 1], SE kernel with lengthscale 0.2, `f(x) = sin(6x)/2`,
+//! The problem of the timing comparison with Chowdhury & Gopalan's MATLAB code quoted in issue
+//! 16 (`docs/ldp-bo.md`, "Benchmarks"): 100 arms on [0, 1], SE kernel with lengthscale 0.2, `f(x) = sin(6x)/2`,
 //! Student-t(3) noise, `lambda = 1`, the practical preset, one trial. For each algorithm and
 //! `T` in {1000, 4000, 16 000} it runs the algorithm with horizon `T` five times and prints the
 //! medians of the whole run's time and of the mean time of a round in the last tenth of the

@@ -219,11 +219,6 @@ impl<K: Kernel> NystromPosterior<K> {
         Ok(self.arms.check(decision_set)?)
     }
 
-    /// The number of arms `n`.
-    pub fn n_arms(&self) -> usize {
-        self.counts.len()
-    }
-
     /// `q` of Algorithm 4 in use.
     pub fn q(&self) -> f64 {
         self.q
@@ -263,7 +258,8 @@ impl<K: Kernel> NystromPosterior<K> {
     }
 
     /// The first part of an update: Algorithm 4 on the plays so far with the current
-    /// variances, and `V` ([`NystromStep::sample`]).
+    /// variances ([`NystromStep::dictionary`]), the features (those of the last dictionary when
+    /// it is drawn again), and `V` ([`NystromStep::from_features`]).
     pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<NystromStep, LdpBoError> {
         let dictionary = NystromStep::dictionary(&self.counts, self.variance.view(), self.q, rng);
         let features = match &self.last_embedding {

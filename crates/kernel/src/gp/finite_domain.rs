@@ -1,6 +1,8 @@
 //! The exact GP posterior on a fixed finite candidate set: O(t n) per observation while
 //! `t < n`, then O(n^2) per observation, flat in `t`.
 
+use std::sync::Arc;
+
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use super::regulariser;
@@ -63,8 +65,9 @@ pub enum Regime {
 /// `Sigma = K_CC - V^T V`, `mu = V^T L^{-1} (S_a / sqrt(c_a)) / sqrt(lambda)`,
 /// `ln det(I + K_t / lambda) = ln det B = 2 sum_i ln L_ii`
 ///
-/// (Sylvester's identity for the determinant; `B` has eigenvalues `>= 1`, so the factorisation
-/// is well conditioned, the form Rasmussen & Williams use in their Algorithm 3.2). The
+/// (Sylvester's identity for the determinant; `B` has eigenvalues `>= 1`, so its Cholesky
+/// factorisation cannot break down, the form Rasmussen & Williams use in their Algorithm 3.2;
+/// its condition number can still reach `1 + t max k / lambda`). The
 /// recomputation costs O(m^3 + m^2 n + m n^2) <= O(n^3) every `32 n` steps: amortised
 /// O(n^2). We chose it over a Cholesky-based update of `Sigma` because `Sigma` is only
 /// positive semi-definite (singular on a dense arm grid), and over refactorising every step
@@ -116,8 +119,8 @@ enum State {
         sum_sq: Array1<f64>,
     },
     RankOneCovariance {
-        /// `K_CC`, kept for the recomputations.
-        gram: Array2<f64>,
+        /// `K_CC`, kept for the recomputations (shared between clones).
+        gram: Arc<Array2<f64>>,
         covariance: Array2<f64>,
         since_refresh: usize,
     },
@@ -127,7 +130,8 @@ impl<K: Kernel> FiniteDomainGp<K> {
     /// The prior on the rows of `candidates` (`n x d`, non-empty), regulariser `lambda > 0`.
     /// With `track_covariance`, the joint posterior covariance is kept from the start (the
     /// rank-one regime, O(n^2) memory and time per observation; needed by Thompson sampling);
-    /// without, it is kept from the `n`-th observation on.
+    /// without, it is kept from the `(n+1)`-th observation on (the first one made when
+    /// `t >= n`).
     pub fn new(
         kernel: K,
         candidates: ArrayView2<'_, f64>,
@@ -147,7 +151,7 @@ impl<K: Kernel> FiniteDomainGp<K> {
             let gram = kernel.gram(candidates)?;
             State::RankOneCovariance {
                 covariance: gram.clone(),
-                gram,
+                gram: Arc::new(gram),
                 since_refresh: 0,
             }
         } else {
@@ -207,7 +211,8 @@ impl<K: Kernel> FiniteDomainGp<K> {
         (&self.observed, &self.values)
     }
 
-    /// The regime of the current state (and of the next observation, unless it is the `n`-th).
+    /// The regime of the current state (and of the next observation, unless `t = n` now: the
+    /// `(n+1)`-th observation switches to the rank-one regime).
     pub fn regime(&self) -> Regime {
         match self.state {
             State::AppendedCholesky { .. } => Regime::AppendedCholesky,
@@ -228,14 +233,18 @@ impl<K: Kernel> FiniteDomainGp<K> {
         }
         ensure_finite("observation", [y].iter())?;
         if self.len() >= n && self.regime() == Regime::AppendedCholesky {
-            // From here on the rank-one update is the cheaper one.
-            let gram = self.kernel.gram(self.candidates.view())?;
+            // From here on the rank-one update is the cheaper one. The state changes only once
+            // the recomputation has succeeded.
+            let gram = Arc::new(self.kernel.gram(self.candidates.view())?);
+            let (covariance, mean, log_det_half) =
+                recompute(&gram, &self.counts, &self.sums, self.lambda)?;
             self.state = State::RankOneCovariance {
-                covariance: Array2::zeros((n, n)),
+                covariance,
                 gram,
                 since_refresh: 0,
             };
-            self.refresh()?;
+            self.mean = mean;
+            self.log_det_half = log_det_half;
         }
         match &mut self.state {
             State::AppendedCholesky { w, z, sum_sq } => {
@@ -286,54 +295,21 @@ impl<K: Kernel> FiniteDomainGp<K> {
         self.values.push(y);
         self.counts[index] += 1;
         self.sums[index] += y;
-        if let State::RankOneCovariance { since_refresh, .. } = self.state
-            && since_refresh >= REFRESH_PERIOD_PER_CANDIDATE * n
-        {
-            self.refresh()?;
-        }
-        Ok(())
-    }
-
-    /// Recompute the covariance, the mean and the information gain from the sufficient
-    /// statistics (the type's documentation, "Numerical guard").
-    fn refresh(&mut self) -> Result<(), KernelError> {
-        let State::RankOneCovariance {
+        if let State::RankOneCovariance {
             gram,
             covariance,
             since_refresh,
         } = &mut self.state
-        else {
-            return Ok(());
-        };
-        let seen: Vec<usize> = (0..self.counts.len())
-            .filter(|&a| self.counts[a] > 0)
-            .collect();
-        let root_counts = Array1::from_iter(seen.iter().map(|&a| (self.counts[a] as f64).sqrt()));
-        let k_ac = gram.select(Axis(0), &seen); // m x n
-        let scale = 1.0 / self.lambda.sqrt();
-        // D K_AC / sqrt(lambda) and B = I + D K_AA D / lambda.
-        let d_k_ac = &k_ac * &root_counts.view().insert_axis(Axis(1)) * scale;
-        let mut b = d_k_ac.select(Axis(1), &seen) * root_counts.view().insert_axis(Axis(0));
-        b *= scale;
-        for i in 0..seen.len() {
-            b[[i, i]] += 1.0;
+            && *since_refresh >= REFRESH_PERIOD_PER_CANDIDATE * n
+        {
+            // The observation is recorded either way; if the recomputation fails (sums that
+            // overflow), the rank-one posterior stays and the error is reported.
+            let (c, mean, log_det_half) = recompute(gram, &self.counts, &self.sums, self.lambda)?;
+            *covariance = c;
+            *since_refresh = 0;
+            self.mean = mean;
+            self.log_det_half = log_det_half;
         }
-        // Exact symmetry for the factorisation (the product is symmetric up to round-off).
-        let b = (&b + &b.t()) * 0.5;
-        let chol = Cholesky::factor("I + D K_AA D / lambda", b.view())?;
-        let v = chol.solve_lower_matrix(d_k_ac.view())?; // m x n
-        let mut sigma = gram.clone();
-        ndarray::linalg::general_mat_mul(-1.0, &v.t(), &v, 1.0, &mut sigma);
-        let rhs = Array1::from_iter(
-            seen.iter()
-                .zip(root_counts.iter())
-                .map(|(&a, &rc)| self.sums[a] / rc),
-        );
-        let u = chol.solve_lower(rhs.view())?;
-        self.mean = v.t().dot(&u) * scale;
-        self.log_det_half = chol.log_det() / 2.0;
-        *covariance = sigma;
-        *since_refresh = 0;
         Ok(())
     }
 
@@ -354,7 +330,7 @@ impl<K: Kernel> FiniteDomainGp<K> {
 
     /// The joint posterior covariance `K_CC - K_CX (K_t + lambda I)^{-1} K_XC` when it is
     /// kept: in the rank-one regime ([`FiniteDomainGp::regime`]), which is from the start with
-    /// `track_covariance` and from the `n`-th observation on without.
+    /// `track_covariance`, and after more than `n` observations without.
     pub fn covariance(&self) -> Option<ArrayView2<'_, f64>> {
         match &self.state {
             State::AppendedCholesky { .. } => None,
@@ -367,6 +343,41 @@ impl<K: Kernel> FiniteDomainGp<K> {
     pub fn information_gain(&self) -> f64 {
         self.log_det_half
     }
+}
+
+/// The covariance, the mean and half the log-determinant `ln det(I + K_t / lambda) / 2`
+/// recomputed from the sufficient statistics (counts and sums per candidate) and the Gram
+/// matrix `gram` of the candidates ([`FiniteDomainGp`], "Numerical guard").
+fn recompute(
+    gram: &Array2<f64>,
+    counts: &[usize],
+    sums: &[f64],
+    lambda: f64,
+) -> Result<(Array2<f64>, Array1<f64>, f64), KernelError> {
+    let seen: Vec<usize> = (0..counts.len()).filter(|&a| counts[a] > 0).collect();
+    let root_counts = Array1::from_iter(seen.iter().map(|&a| (counts[a] as f64).sqrt()));
+    let k_ac = gram.select(Axis(0), &seen); // m x n
+    let scale = 1.0 / lambda.sqrt();
+    // D K_AC / sqrt(lambda) and B = I + D K_AA D / lambda.
+    let d_k_ac = &k_ac * &root_counts.view().insert_axis(Axis(1)) * scale;
+    let mut b = d_k_ac.select(Axis(1), &seen) * root_counts.view().insert_axis(Axis(0));
+    b *= scale;
+    for i in 0..seen.len() {
+        b[[i, i]] += 1.0;
+    }
+    // Exact symmetry for the factorisation (the product is symmetric up to round-off).
+    let b = (&b + &b.t()) * 0.5;
+    let chol = Cholesky::factor("I + D K_AA D / lambda", b.view())?;
+    let v = chol.solve_lower_matrix(d_k_ac.view())?; // m x n
+    let mut sigma = gram.clone();
+    ndarray::linalg::general_mat_mul(-1.0, &v.t(), &v, 1.0, &mut sigma);
+    let rhs = Array1::from_iter(
+        seen.iter()
+            .zip(root_counts.iter())
+            .map(|(&a, &rc)| sums[a] / rc),
+    );
+    let u = chol.solve_lower(rhs.view())?;
+    Ok((sigma, v.t().dot(&u) * scale, chol.log_det() / 2.0))
 }
 
 #[cfg(test)]
@@ -406,7 +417,7 @@ mod tests {
     }
 
     /// Without `track_covariance`: the appended Cholesky while `t < n`, the switch at the
-    /// `n`-th observation, rank-one steps and two recomputations (every `32 n` steps), each
+    /// `(n+1)`-th observation, rank-one steps and two recomputations (every `32 n` steps), each
     /// step equal to the exact posterior.
     #[test]
     fn both_regimes_and_the_recomputation_equal_the_exact_posterior() {
