@@ -80,7 +80,8 @@ pub fn smallest_noise_multiplier(
     while eps_hi > target {
         if hi >= MAX_NOISE_MULTIPLIER {
             return Err(PrivacyError::Calibration(format!(
-                "epsilon {eps_hi} > target {target} even at noise multiplier {hi:e}"
+                "epsilon {eps_hi} > target {target} even at noise multiplier {hi:e}: the target \
+                 is below what this accountant can state at this delta"
             )));
         }
         hi *= 2.0;

@@ -161,3 +161,80 @@ pub(super) fn control_sigma_too_small(_ctx: &Context) -> CheckResult {
     )
     .value("not_met", failed))
 }
+
+/// The settings of [`noise_multiplier_for_target`]: `(q, steps, delta, target epsilon)`; the
+/// last is DP-FTS-DE's (`delta = 200^-1.1`). (At `delta = 1e-8` a target of 0.5 is out of reach
+/// of the paper preset at any noise: its largest order 33 floors epsilon at
+/// `ln(1e8)/32 = 0.58`; the calibration says so instead of returning a z.)
+fn noise_targets() -> [(f64, u64, f64, f64); 4] {
+    [
+        (0.01, 1000, 1e-5, 1.0),
+        (0.001, 10_000, 1e-8, 1.0),
+        (0.1, 100, 1e-5, 4.0),
+        (0.25, 40, 200f64.powf(-1.1), 2.0),
+    ]
+}
+
+/// The two facts a calibration reports, evaluated independently for every setting and both
+/// RDP accountants: `eps(z) <= target` and `eps(z - 0.01) > target`. `shift` moves the
+/// returned z (0 for the check; the control moves it down by one resolution step).
+fn noise_multiplier_facts(
+    shift: f64,
+) -> Result<(bool, Vec<serde_json::Value>), crate::check::CheckError> {
+    use privacy::accountant::RdpConversion;
+    use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
+    use privacy::accountant::smallest_noise_multiplier;
+    let mut ok = true;
+    let mut rows = Vec::new();
+    for (q, steps, delta, target) in noise_targets() {
+        for (name, orders, conversion) in [
+            ("rdp", default_orders(), RdpConversion::Improved),
+            ("rdp-paper", paper_orders(), RdpConversion::Classic),
+        ] {
+            let eps = |z: f64| {
+                subsampled_gaussian_epsilon(q, z, steps, delta, &orders, conversion).map(|(e, _)| e)
+            };
+            let c = smallest_noise_multiplier(target, 1e-3, eps, |_, _| {})?;
+            let z = c.noise_multiplier - shift;
+            let (at, below) = (eps(z)?, eps(z - 0.01)?);
+            ok &= at <= target && below > target;
+            rows.push(
+                json!({"accountant": name, "q": q, "steps": steps, "delta": delta, "target": target,
+                             "z": z, "eps_at_z": at, "eps_at_z_minus_0.01": below}),
+            );
+        }
+    }
+    Ok((ok, rows))
+}
+
+pub(super) fn noise_multiplier_for_target(_ctx: &Context) -> CheckResult {
+    let (ok, rows) = noise_multiplier_facts(0.0)?;
+    let worst = rows
+        .iter()
+        .map(|r| {
+            r["eps_at_z"].as_f64().unwrap_or(f64::INFINITY) / r["target"].as_f64().unwrap_or(1.0)
+        })
+        .fold(0.0f64, f64::max);
+    Ok(Outcome::new(
+        CheckKind::Property,
+        "the smallest noise multiplier for a target epsilon (smallest_noise_multiplier, resolution 1e-3), both RDP accountants, 4 settings of (q, T, delta, target)",
+        "epsilon at the returned z is at most the target, and at z - 0.01 above it, each re-evaluated by the accountant",
+        format!("{} calibrations, all facts hold: {ok}; largest eps(z)/target {worst:.6}", rows.len()),
+        verdict(ok),
+    )
+    .value("rows", rows))
+}
+
+/// Positive control: the same facts for a calibration that returns z one resolution step
+/// (1e-3) too small are violated (the epsilon at that z exceeds the target).
+pub(super) fn control_noise_multiplier_too_small(_ctx: &Context) -> CheckResult {
+    let (ok, rows) = noise_multiplier_facts(1e-3)?;
+    Ok(Outcome::new(
+        CheckKind::Property,
+        "positive control: the calibrated z minus one resolution step (1e-3)",
+        "the check of the calibration's facts fails on it (epsilon above the target)",
+        format!("facts hold: {ok} (expected: false)"),
+        verdict(!ok),
+    )
+    .value("rows", rows))
+}

@@ -49,6 +49,14 @@ pub fn checks() -> Vec<Check> {
             calibration::control_sigma_too_small,
         ),
         Check::new(
+            "privacy/calibration/noise-multiplier-for-target",
+            calibration::noise_multiplier_for_target,
+        ),
+        Check::new(
+            "privacy/control/noise-multiplier-too-small",
+            calibration::control_noise_multiplier_too_small,
+        ),
+        Check::new(
             "privacy/sampler/discrete-laplace",
             samplers::sampler_discrete_laplace,
         ),
