@@ -18,8 +18,8 @@ use anyhow::Context;
 use privacy::PrivacyError;
 use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
 use privacy::accountant::{
-    Calibration, PldSettings, RdpConversion, smallest_noise_multiplier,
-    subsampled_gaussian_pld_epsilon,
+    Calibration, PldSettings, RdpConversion, calibrate::MIN_NOISE_MULTIPLIER,
+    smallest_noise_multiplier, subsampled_gaussian_pld_epsilon,
 };
 use serde_json::json;
 
@@ -52,15 +52,17 @@ pub struct Args {
     target_eps: Option<f64>,
     /// Resolution of the calibration (--target-eps): the z printed meets the target and
     /// z - resolution does not.
-    #[arg(long, default_value_t = 1e-3)]
-    resolution: f64,
+    /// [default: 0.001]
+    #[arg(long)]
+    resolution: Option<f64>,
     /// Number of rounds (compositions).
     #[arg(long)]
     steps: u64,
     /// Target delta.
     #[arg(long)]
     delta: f64,
-    /// Accountants to run (repeatable; default: all three).
+    /// Accountants to run (repeatable; default: all three for an epsilon, the two RDP
+    /// accountants for --target-eps).
     #[arg(long, value_enum)]
     accountant: Vec<Which>,
     /// Bin width of the PLD loss grid (the pessimistic bias of eps is below steps * width).
@@ -76,7 +78,7 @@ fn epsilon_of(
     w: Which,
     args: &Args,
     z: f64,
-) -> Result<(serde_json::Value, &'static str), PrivacyError> {
+) -> Result<(serde_json::Value, &'static str, f64), PrivacyError> {
     let (q, t, d) = (args.q, args.steps, args.delta);
     Ok(match w {
         Which::RdpPaper => {
@@ -85,6 +87,7 @@ fn epsilon_of(
             (
                 json!({"accountant": "rdp-paper", "epsilon": eps, "order": order}),
                 "integer orders 2..=33, classic conversion",
+                eps,
             )
         }
         Which::Rdp => {
@@ -99,6 +102,7 @@ fn epsilon_of(
             (
                 json!({"accountant": "rdp", "epsilon": eps, "order": order}),
                 "orders 1.1..512, improved conversion (Balle et al. 2020)",
+                eps,
             )
         }
         Which::Pld => {
@@ -112,6 +116,7 @@ fn epsilon_of(
                        "epsilon_add": r.epsilon_add, "epsilon_optimistic": r.epsilon_optimistic,
                        "bin_width": settings.bin_width}),
                 "pessimistic discretisation: an upper bound on epsilon",
+                r.epsilon,
             )
         }
     })
@@ -127,6 +132,7 @@ fn name(w: Which) -> &'static str {
 
 /// `--target-eps`: calibrate z for each accountant.
 fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
+    let resolution = args.resolution.unwrap_or(1e-3);
     let which = if args.accountant.is_empty() {
         vec![Which::RdpPaper, Which::Rdp]
     } else {
@@ -137,7 +143,7 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
         println!(
             "Smallest noise multiplier z with eps <= {target} for the Poisson-subsampled Gaussian: \
              q = {q}, steps = {t}, delta = {d:e}, resolution {}",
-            args.resolution
+            resolution
         );
     }
     let mut rows = Vec::new();
@@ -145,15 +151,15 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
         let mut note = "";
         let c: Calibration = smallest_noise_multiplier(
             target,
-            args.resolution,
+            resolution,
             |z| {
-                let (row, n) = epsilon_of(w, args, z)?;
+                let (_, n, eps) = epsilon_of(w, args, z)?;
                 note = n;
-                let eps = row["epsilon"].as_f64().unwrap_or(f64::NAN);
-                if eps.is_finite() {
-                    Ok(eps)
-                } else {
+                // NaN goes through as NaN (the calibration refuses it); +inf is unbounded.
+                if eps == f64::INFINITY {
                     Err(PrivacyError::Unbounded(format!("{} at z = {z}", name(w))))
+                } else {
+                    Ok(eps)
                 }
             },
             |z, eps| {
@@ -163,14 +169,19 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
             },
         )
         .with_context(|| format!("calibrating the {} accountant", name(w)))?;
-        let below = c
-            .epsilon_below
-            .map_or("not evaluated (z - resolution < 1e-6)".to_string(), |e| {
-                format!("{e:.6}")
-            });
+        let below = c.epsilon_below.map_or(
+            format!("not evaluated (z - resolution < {MIN_NOISE_MULTIPLIER:e})"),
+            |e| {
+                if e.is_finite() {
+                    format!("{e}")
+                } else {
+                    "unbounded".to_string()
+                }
+            },
+        );
         if !args.json {
             println!(
-                "  {:<10} z = {}   eps(z) = {:.6}   eps(z - {}) = {below}   ({} evaluations) [{note}]",
+                "  {:<10} z = {}   eps(z) = {}   eps(z - {}) = {below}   ({} evaluations) [{note}]",
                 name(w),
                 c.noise_multiplier,
                 c.epsilon,
@@ -178,9 +189,14 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
                 c.evaluations
             );
         }
+        let epsilon_below = match c.epsilon_below {
+            Some(e) if e.is_finite() => json!(e),
+            Some(_) => json!("unbounded"),
+            None => json!(null),
+        };
         rows.push(
             json!({"accountant": name(w), "noise_multiplier": c.noise_multiplier,
-                         "epsilon": c.epsilon, "epsilon_below": c.epsilon_below,
+                         "epsilon": c.epsilon, "epsilon_below": epsilon_below,
                          "resolution": c.resolution, "evaluations": c.evaluations, "note": note}),
         );
     }
@@ -196,6 +212,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(target) = args.target_eps {
         return calibrate(&args, target);
     }
+    if args.resolution.is_some() {
+        anyhow::bail!(
+            "--resolution is the resolution of --target-eps; it means nothing for an epsilon"
+        );
+    }
     let which = if args.accountant.is_empty() {
         vec![Which::RdpPaper, Which::Rdp, Which::Pld]
     } else {
@@ -207,7 +228,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (q, t, d) = (args.q, args.steps, args.delta);
     let mut rows = Vec::new();
     for w in which {
-        let (mut row, note) =
+        let (mut row, note, _) =
             epsilon_of(w, &args, z).with_context(|| format!("{} accountant", name(w)))?;
         row["note"] = json!(note);
         // A non-finite epsilon is never printed as a number (issue 15, defect 2).

@@ -108,10 +108,11 @@ fn timings(paper: Paper, data_dir: &DataDirArg) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// This process was built without optimisations: run `bench` again, with the same arguments,
-/// from a release build of xtask.
+/// Set for the release run, so that it never runs itself again.
 const RERUN_GUARD: &str = "XTASK_BENCH_RERUN";
 
+/// This process was built without optimisations: run `bench` again, with the same arguments,
+/// from a release build of xtask.
 fn rerun_optimised() -> anyhow::Result<()> {
     println!(
         "cargo xtask bench: building xtask with the release profile to time an optimised build"

@@ -2,7 +2,8 @@
 //!
 //! - `verify`: run the verification checks, write `target/verify/report.{json,md}`.
 //! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
-//! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant.
+//! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant, or
+//!   (`--target-eps`) the smallest noise multiplier reaching a target epsilon.
 //! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
 //! - `bench`: run the criterion benchmarks and the whole-process timings.
 //!
@@ -48,7 +49,8 @@ enum Command {
     Fixtures(fixtures::Args),
     /// Run benchmarks: criterion benches of a crate and a paper's whole-process timings.
     Bench(bench::Args),
-    /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants.
+    /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants,
+    /// or with --target-eps the smallest noise multiplier reaching a target epsilon.
     Accountant(accountant::Args),
     /// Regenerate a paper's experiments (CSV, SVG, Markdown) under target/reproduce/PAPER.
     Reproduce(reproduce::Args),

@@ -10,15 +10,24 @@
 //! non-increasing in `z` (each order's RDP is, and so are the minimum over orders and the
 //! conversion), so for them the check only confirms the bisection. A discretised accountant
 //! (the PLD) need not be exactly monotone; if the point one resolution below is within the
-//! target too, the search steps down until it is not, so both reported facts always hold.
+//! target too, the search steps down until it is not (at most [`MAX_STEPS_DOWN`] steps, then an
+//! error), so both reported facts always hold.
 
 use crate::error::PrivacyError;
 use validation::{InputError, Interval, in_range, positive};
 
-/// The smallest noise multiplier the search tries; a target met there is reported as such.
+/// The search halves from `z = 1` no further than the first power of two at or below this
+/// (`2^-20`); a target met there is reported as such.
 pub const MIN_NOISE_MULTIPLIER: f64 = 1e-6;
-/// The largest noise multiplier the search tries before declaring the target unreachable.
+/// The search doubles from `z = 1` no further than the first power of two at or above this
+/// (`2^20`) before declaring the target unreachable.
 pub const MAX_NOISE_MULTIPLIER: f64 = 1e6;
+/// The finest resolution accepted: well above the spacing of floating-point numbers near
+/// `2^20` (about `2.3e-10`), so that bisection and the step down always make progress.
+pub const MIN_RESOLUTION: f64 = 1e-9;
+/// How many steps of one resolution the final check may take down before it declares the
+/// accountant not monotone near the answer.
+pub const MAX_STEPS_DOWN: usize = 64;
 
 /// The outcome of [`smallest_noise_multiplier`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,7 +63,7 @@ pub fn smallest_noise_multiplier(
     let resolution = in_range(
         "calibration resolution",
         resolution,
-        Interval::open_closed(0.0, 1.0),
+        Interval::closed(MIN_RESOLUTION, 1.0),
     )?;
     let mut evaluations = 0usize;
     let mut eval = |z: f64| -> Result<f64, PrivacyError> {
@@ -88,7 +97,8 @@ pub fn smallest_noise_multiplier(
         eps_hi = eval(hi)?;
     }
     let mut lo = hi / 2.0;
-    let mut eps_lo = eval(lo)?;
+    // After a doubling, hi / 2 was evaluated already and is above the target.
+    let mut eps_lo = if hi > 1.0 { f64::INFINITY } else { eval(lo)? };
     while eps_lo <= target {
         if lo <= MIN_NOISE_MULTIPLIER {
             return Ok(Calibration {
@@ -106,6 +116,9 @@ pub fn smallest_noise_multiplier(
     // Bisect to the resolution.
     while hi - lo > resolution {
         let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
         let e = eval(mid)?;
         if e <= target {
             (hi, eps_hi) = (mid, e);
@@ -114,7 +127,7 @@ pub fn smallest_noise_multiplier(
         }
     }
     // Check the reported facts; step down while the point below also meets the target.
-    loop {
+    for _ in 0..=MAX_STEPS_DOWN {
         let below = hi - resolution;
         if below < MIN_NOISE_MULTIPLIER {
             return Ok(Calibration {
@@ -137,6 +150,10 @@ pub fn smallest_noise_multiplier(
         }
         (hi, eps_hi) = (below, e);
     }
+    Err(PrivacyError::Calibration(format!(
+        "the accountant is not monotone near noise multiplier {hi}: epsilon stayed within the \
+         target {target} for {MAX_STEPS_DOWN} steps of {resolution} below the bisection's answer"
+    )))
 }
 
 #[cfg(test)]
@@ -194,6 +211,8 @@ mod tests {
         ));
         assert!(smallest_noise_multiplier(0.0, 1e-3, |_| Ok(1.0), no_progress).is_err());
         assert!(smallest_noise_multiplier(1.0, 0.0, |_| Ok(1.0), no_progress).is_err());
+        // Finer than the float spacing near 2^20 would never finish: refused.
+        assert!(smallest_noise_multiplier(0.5, 1e-17, |z| Ok(2.0 / z), no_progress).is_err());
         assert!(smallest_noise_multiplier(1.0, 1e-3, |_| Ok(f64::NAN), no_progress).is_err());
     }
 
@@ -212,6 +231,23 @@ mod tests {
         let c = smallest_noise_multiplier(0.5, 1e-2, f, no_progress).unwrap();
         assert!(f(c.noise_multiplier).unwrap() <= 0.5);
         assert!(f(c.noise_multiplier - 1e-2).unwrap() > 0.5);
+    }
+
+    #[test]
+    fn a_wide_non_monotone_band_is_an_error_not_a_long_walk() {
+        // Within the target on [0.5, 1.5) except at [1, 1.0001); above below 0.5. The bisection
+        // lands at 1.0001; the points below meet the target for hundreds of steps.
+        let f = |z: f64| {
+            Ok(if (1.0..1.0001).contains(&z) || z < 0.5 {
+                0.6
+            } else {
+                0.4
+            })
+        };
+        assert!(matches!(
+            smallest_noise_multiplier(0.5, 1e-3, f, no_progress),
+            Err(PrivacyError::Calibration(_))
+        ));
     }
 
     #[test]

@@ -175,17 +175,22 @@ fn noise_targets() -> [(f64, u64, f64, f64); 4] {
     ]
 }
 
-/// The two facts a calibration reports, evaluated independently for every setting and both
-/// RDP accountants: `eps(z) <= target` and `eps(z - 0.01) > target`. `shift` moves the
-/// returned z (0 for the check; the control moves it down by one resolution step).
-fn noise_multiplier_facts(
-    shift: f64,
-) -> Result<(bool, Vec<serde_json::Value>), crate::check::CheckError> {
+/// One calibration re-evaluated: the calibrated `z` moved by `shift`, whether
+/// `eps(z) <= target` and `eps(z - resolution) > target` hold there, and (for `shift = 0`)
+/// whether the reported epsilons are the accountant's at `z` and `z - resolution`.
+struct Facts {
+    at_z: bool,
+    below_z: bool,
+    reported_match: bool,
+    row: serde_json::Value,
+}
+
+/// The facts of every setting and both RDP accountants, at the calibrated `z + shift`.
+fn noise_multiplier_facts(shift: f64) -> Result<Vec<Facts>, crate::check::CheckError> {
     use privacy::accountant::RdpConversion;
     use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
     use privacy::accountant::smallest_noise_multiplier;
-    let mut ok = true;
-    let mut rows = Vec::new();
+    let mut out = Vec::new();
     for (q, steps, delta, target) in noise_targets() {
         for (name, orders, conversion) in [
             ("rdp", default_orders(), RdpConversion::Improved),
@@ -195,46 +200,63 @@ fn noise_multiplier_facts(
                 subsampled_gaussian_epsilon(q, z, steps, delta, &orders, conversion).map(|(e, _)| e)
             };
             let c = smallest_noise_multiplier(target, 1e-3, eps, |_, _| {})?;
-            let z = c.noise_multiplier - shift;
-            let (at, below) = (eps(z)?, eps(z - 0.01)?);
-            ok &= at <= target && below > target;
-            rows.push(
-                json!({"accountant": name, "q": q, "steps": steps, "delta": delta, "target": target,
-                             "z": z, "eps_at_z": at, "eps_at_z_minus_0.01": below}),
-            );
+            let r = c.resolution;
+            let z = c.noise_multiplier + shift;
+            let (at, below) = (eps(z)?, eps(z - r)?);
+            // The epsilons the calibration reports are the accountant's (a deterministic
+            // function: equal to the last bit).
+            let reported_match = eps(c.noise_multiplier)?.to_bits() == c.epsilon.to_bits()
+                && c.epsilon_below.map(f64::to_bits)
+                    == Some(eps(c.noise_multiplier - r)?.to_bits());
+            out.push(Facts {
+                at_z: at <= target,
+                below_z: below > target,
+                reported_match,
+                row: json!({"accountant": name, "q": q, "steps": steps, "delta": delta, "target": target,
+                            "z": z, "resolution": r, "eps_at_z": at, "eps_at_z_minus_resolution": below}),
+            });
         }
     }
-    Ok((ok, rows))
+    Ok(out)
 }
 
 pub(super) fn noise_multiplier_for_target(_ctx: &Context) -> CheckResult {
-    let (ok, rows) = noise_multiplier_facts(0.0)?;
-    let worst = rows
+    let facts = noise_multiplier_facts(0.0)?;
+    let ok = facts
         .iter()
-        .map(|r| {
-            r["eps_at_z"].as_f64().unwrap_or(f64::INFINITY) / r["target"].as_f64().unwrap_or(1.0)
+        .all(|f| f.at_z && f.below_z && f.reported_match);
+    let worst = facts
+        .iter()
+        .map(|f| {
+            f.row["eps_at_z"].as_f64().unwrap_or(f64::INFINITY)
+                / f.row["target"].as_f64().unwrap_or(1.0)
         })
         .fold(0.0f64, f64::max);
     Ok(Outcome::new(
         CheckKind::Property,
         "the smallest noise multiplier for a target epsilon (smallest_noise_multiplier, resolution 1e-3), both RDP accountants, 4 settings of (q, T, delta, target)",
-        "epsilon at the returned z is at most the target, and at z - 0.01 above it, each re-evaluated by the accountant",
-        format!("{} calibrations, all facts hold: {ok}; largest eps(z)/target {worst:.6}", rows.len()),
+        "epsilon at the returned z is at most the target and at z - resolution above it, each re-evaluated by the accountant, and the epsilons the calibration reports are the accountant's",
+        format!("{} calibrations, all facts hold: {ok}; largest eps(z)/target {worst:.6}", facts.len()),
         verdict(ok),
     )
-    .value("rows", rows))
+    .value("rows", facts.into_iter().map(|f| f.row).collect::<Vec<_>>()))
 }
 
-/// Positive control: the same facts for a calibration that returns z one resolution step
-/// (1e-3) too small are violated (the epsilon at that z exceeds the target).
-pub(super) fn control_noise_multiplier_too_small(_ctx: &Context) -> CheckResult {
-    let (ok, rows) = noise_multiplier_facts(1e-3)?;
+/// Positive controls: a calibration that returned `z` one resolution step too small violates
+/// `eps(z) <= target` in every setting, and one that returned `z` two steps too large violates
+/// `eps(z - resolution) > target` in every setting.
+pub(super) fn control_noise_multiplier_off(_ctx: &Context) -> CheckResult {
+    let too_small = noise_multiplier_facts(-1e-3)?;
+    let too_large = noise_multiplier_facts(2e-3)?;
+    let small_caught = too_small.iter().all(|f| !f.at_z);
+    let large_caught = too_large.iter().all(|f| !f.below_z);
     Ok(Outcome::new(
-        CheckKind::Property,
-        "positive control: the calibrated z minus one resolution step (1e-3)",
-        "the check of the calibration's facts fails on it (epsilon above the target)",
-        format!("facts hold: {ok} (expected: false)"),
-        verdict(!ok),
-    )
-    .value("rows", rows))
+        CheckKind::PositiveControl,
+        "positive control: the calibrated z moved down by one resolution step (1e-3), and up by two",
+        "the check's facts fail in every setting: eps(z) above the target for the smaller z, eps(z - resolution) within it for the larger",
+        format!(
+            "z - 1e-3 caught in every setting: {small_caught}; z + 2e-3 caught in every setting: {large_caught}"
+        ),
+        verdict(small_caught && large_caught),
+    ))
 }

@@ -53,8 +53,8 @@ pub fn checks() -> Vec<Check> {
             calibration::noise_multiplier_for_target,
         ),
         Check::new(
-            "privacy/control/noise-multiplier-too-small",
-            calibration::control_noise_multiplier_too_small,
+            "privacy/control/noise-multiplier-off-by-a-step",
+            calibration::control_noise_multiplier_off,
         ),
         Check::new(
             "privacy/sampler/discrete-laplace",
