@@ -85,7 +85,7 @@ fn epsilon_of(
             let (eps, order) =
                 subsampled_gaussian_epsilon(q, z, t, d, &paper_orders(), RdpConversion::Classic)?;
             (
-                json!({"accountant": "rdp-paper", "epsilon": eps, "order": order}),
+                json!({"accountant": name(w), "epsilon": eps, "order": order}),
                 "integer orders 2..=33, classic conversion",
                 eps,
             )
@@ -100,7 +100,7 @@ fn epsilon_of(
                 RdpConversion::Improved,
             )?;
             (
-                json!({"accountant": "rdp", "epsilon": eps, "order": order}),
+                json!({"accountant": name(w), "epsilon": eps, "order": order}),
                 "orders 1.1..512, improved conversion (Balle et al. 2020)",
                 eps,
             )
@@ -112,7 +112,7 @@ fn epsilon_of(
             };
             let r = subsampled_gaussian_pld_epsilon(q, z, t, d, settings)?;
             (
-                json!({"accountant": "pld", "epsilon": r.epsilon, "epsilon_remove": r.epsilon_remove,
+                json!({"accountant": name(w), "epsilon": r.epsilon, "epsilon_remove": r.epsilon_remove,
                        "epsilon_add": r.epsilon_add, "epsilon_optimistic": r.epsilon_optimistic,
                        "bin_width": settings.bin_width}),
                 "pessimistic discretisation: an upper bound on epsilon",

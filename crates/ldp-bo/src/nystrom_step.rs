@@ -66,6 +66,17 @@ impl NystromStep {
         dictionary
     }
 
+    /// Line 7 of Algorithm 4 from the kernel: the features `phi(a)` of every arm for the given
+    /// dictionary (arm indices), `n x m`.
+    pub fn features<K: Kernel>(
+        kernel: &K,
+        arms: ArrayView2<'_, f64>,
+        dictionary: &[usize],
+    ) -> Result<Array2<f64>, LdpBoError> {
+        let embedding = NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
+        Ok(embedding.map_batch(arms)?)
+    }
+
     /// The deterministic part: embedding of the given dictionary (arm indices) and `V`.
     #[cfg(test)]
     pub fn from_dictionary<K: Kernel>(
@@ -75,8 +86,7 @@ impl NystromStep {
         dictionary: &[usize],
         lambda: f64,
     ) -> Result<Self, LdpBoError> {
-        let embedding = NystromEmbedding::from_indices(kernel, arms, dictionary, PINV_RCOND)?;
-        Self::from_features(embedding.map_batch(arms)?, counts, lambda)
+        Self::from_features(Self::features(kernel, arms, dictionary)?, counts, lambda)
     }
 
     /// Line 7 of Algorithm 4 done (`features` holds `phi(a)` of every arm, `n x m`): the
@@ -267,13 +277,7 @@ impl<K: Kernel> NystromPosterior<K> {
             _ => {
                 let features = match &self.gram {
                     Some(gram) => nystrom_features_from_gram(gram.view(), &dictionary, PINV_RCOND)?,
-                    None => NystromEmbedding::from_indices(
-                        &self.kernel,
-                        self.arms.arms(),
-                        &dictionary,
-                        PINV_RCOND,
-                    )?
-                    .map_batch(self.arms.arms())?,
+                    None => NystromStep::features(&self.kernel, self.arms.arms(), &dictionary)?,
                 };
                 self.last_embedding = Some((dictionary, features.clone()));
                 features
