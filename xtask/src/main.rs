@@ -2,6 +2,8 @@
 //!
 //! - `verify`: run the verification checks, write `target/verify/report.{json,md}`.
 //! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
+//! - `compare`: compare another implementation's fixture outputs with ours, field by field.
+//! - `audit`: audit another implementation's mechanism from its outputs.
 //! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant, or
 //!   (`--target-eps`) the smallest noise multiplier reaching a target epsilon.
 //! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
@@ -13,6 +15,7 @@
 mod accountant;
 mod audit;
 mod bench;
+mod compare;
 mod data_dir;
 mod fixtures;
 mod papers;
@@ -49,6 +52,9 @@ enum Command {
     Verify(verify::Args),
     /// Rewrite (or with --check, compare) the golden fixtures under fixtures/.
     Fixtures(fixtures::Args),
+    /// Compare another implementation's outputs for the fixtures (a folder laid out like
+    /// fixtures/) with ours, per field, against each fixture's stated tolerance.
+    Compare(compare::Args),
     /// Run benchmarks: criterion benches of a crate and a paper's whole-process timings.
     Bench(bench::Args),
     /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants,
@@ -66,6 +72,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Fixtures(a) => fixtures::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Accountant(a) => accountant::run(a),
         Command::Audit(a) => audit::run(a),

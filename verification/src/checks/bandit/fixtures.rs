@@ -1,7 +1,7 @@
 //! The bandit fixtures (`fixtures/bandit/`).
 
 use crate::check::CheckError;
-use crate::fixtures::{Entry, Fixture, entry, matrix, number, vector};
+use crate::fixtures::{Entry, Fixture, Tolerance, entry, matrix, number, tolerances, vector};
 use bandit::dataset::{DataSetProblem, light_sensor, stocks};
 use bandit::domain::{BoxDomain, Partition};
 use bandit::objective::{Camelback, Michalewicz, Objective, StyblinskiTang};
@@ -42,6 +42,31 @@ pub(super) fn dataset_fixture(name: &str, p: &DataSetProblem, description: &str)
                 "v": number(p.v),
                 "c": number(p.c),
             }),
+            tolerances: tolerances([
+                (
+                    "b",
+                    Tolerance::closed_form("reward / scale (dimensionless)", 1.0),
+                ),
+                ("c", Tolerance::closed_form("(reward / scale)^2", 1.0)),
+                (
+                    "f",
+                    Tolerance::closed_form("reward / scale (dimensionless)", 1.0),
+                ),
+                (
+                    "gram_first_rows",
+                    Tolerance::closed_form("correlation (dimensionless)", 1.0),
+                ),
+                ("n_arms", Tolerance::exact("count", "a count: exact")),
+                (
+                    "r",
+                    Tolerance::closed_form("reward / scale (dimensionless)", 1.0),
+                ),
+                (
+                    "scale",
+                    Tolerance::closed_form("the data's reading units", 1.0),
+                ),
+                ("v", Tolerance::closed_form("(reward / scale)^2", 1.0)),
+            ]),
         },
     )
 }
@@ -90,6 +115,26 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 "michalewicz_max": number(mi_max.value),
                 "michalewicz_maximiser": vector(mi_max.maximisers.row(0)),
             }),
+            tolerances: tolerances([
+                ("camelback_max", Tolerance::closed_form("objective value", 1.0)),
+                ("camelback_maximisers", Tolerance::new("coordinate of a maximiser", 1e-7, 0.0,
+                    "a maximiser is determined by its value only to about sqrt(machine epsilon) ~ 1.5e-8 (the \
+                     function is flat there); ours come from 13-digit textbook constants or a 200-step golden-section \
+                     search: another optimiser agrees to ~1e-8")),
+                ("camelback_values", Tolerance::closed_form("objective value", 1.0)),
+                ("michalewicz_max", Tolerance::closed_form("objective value", 1.0)),
+                ("michalewicz_maximiser", Tolerance::new("coordinate of a maximiser", 1e-7, 0.0,
+                    "a maximiser is determined by its value only to about sqrt(machine epsilon) ~ 1.5e-8 (the \
+                     function is flat there); ours come from 13-digit textbook constants or a 200-step golden-section \
+                     search: another optimiser agrees to ~1e-8")),
+                ("michalewicz_values", Tolerance::closed_form("objective value", 1.0)),
+                ("styblinski_tang_max", Tolerance::closed_form("objective value", 1.0)),
+                ("styblinski_tang_maximiser", Tolerance::new("coordinate of a maximiser", 1e-7, 0.0,
+                    "a maximiser is determined by its value only to about sqrt(machine epsilon) ~ 1.5e-8 (the \
+                     function is flat there); ours come from 13-digit textbook constants or a 200-step golden-section \
+                     search: another optimiser agrees to ~1e-8")),
+                ("styblinski_tang_values", Tolerance::closed_form("objective value", 1.0)),
+            ]),
         },
     ));
 
@@ -137,6 +182,13 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 .into(),
             inputs: json!({"cases": cases.iter().map(|(d, p)| json!({"d": d, "p": p})).collect::<Vec<_>>()}),
             outputs: json!({"partitions": parts}),
+            tolerances: tolerances([
+                ("partitions.cell_lower", Tolerance::closed_form("coordinate in [0, 1]", 1.0)),
+                ("partitions.cell_upper", Tolerance::closed_form("coordinate in [0, 1]", 1.0)),
+                ("partitions.d", Tolerance::echoed("dimension")),
+                ("partitions.p", Tolerance::echoed("count of cells")),
+                ("partitions.splits", Tolerance::exact("count of parts per dimension", "integer arithmetic: exact")),
+            ]),
         },
     ));
 
@@ -161,6 +213,13 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 .into(),
             inputs: json!({"base_seed": base}),
             outputs: json!({"key_hex": key.iter().map(|b| format!("{b:02x}")).collect::<String>(), "streams": streams}),
+            tolerances: tolerances([
+                ("key_hex", Tolerance::exact("32 bytes as hex", "bit-exact")),
+                ("streams.first_u64_hex", Tolerance::exact("u64 as hex", "bit-exact")),
+                ("streams.role", Tolerance::echoed("role code")),
+                ("streams.stream", Tolerance::exact("ChaCha20 stream number", "integer arithmetic: exact")),
+                ("streams.trial", Tolerance::echoed("trial index")),
+            ]),
         },
     ));
     Ok(out)

@@ -20,6 +20,7 @@ use serde_json::json;
 
 use crate::check::CheckError;
 use crate::fixtures::{Entry, matrix, number, vector};
+use crate::fixtures::{Tolerance, tolerances};
 
 /// The fixtures of this area.
 pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
@@ -37,8 +38,9 @@ fn entry(
     description: &str,
     inputs: serde_json::Value,
     outputs: serde_json::Value,
+    tolerances: std::collections::BTreeMap<String, crate::fixtures::Tolerance>,
 ) -> Entry {
-    crate::fixtures::area_entry("dp-fts-de", name, description, inputs, outputs)
+    crate::fixtures::area_entry("dp-fts-de", name, description, inputs, outputs, tolerances)
 }
 
 fn err(e: impl std::fmt::Display) -> CheckError {
@@ -141,6 +143,52 @@ fn features_fixture() -> Result<Entry, CheckError> {
         "The random Fourier features all agents share (Sec. 2; Rahimi & Recht 2007) evaluated on a finite domain, with the sub-region of each point and the two acquisition argmaxes of Algorithm 2. phi(x)_j = sqrt(2 / M) cos(omega_j . x + b_j), j = 1..M, for the unit-variance SE kernel exp(-|x - y|^2 / (2 l^2)); the frequencies omega_j (rows of `frequencies`, drawn N(0, I / l^2)) and phases b_j (drawn U[0, 2 pi)) were drawn by kernel::RandomFourierFeatures from ChaCha20Rng::seed_from_u64(11) (case d1) and (12) (case d2): they are inputs here, since the draw is not portable across languages. phi[x][j] for point x (row of `points`). Sub-regions: bandit::domain::Partition::equal_volume of [0, 1]^d into P equal cells (P = 2 on [0, 1]: [0, 0.5), [0.5, 1]; P = 4 on [0, 1]^2: 2 x 2, cells in row-major order of the per-dimension indices, last dimension fastest, intervals half-open except the last of each dimension, which is closed); region[x] is the 0-based cell of point x. argmax = the first (lowest-index) maximiser over x of phi(x) . w (Algorithm 2 line 6 for a given sample w); argmax_by_region = the first maximiser over x of phi(x) . region_vectors[region[x]] (line 8 with the broadcast P x M vectors).",
         json!({"d1": d1["inputs"], "d2": d2["inputs"]}),
         json!({"d1": d1["outputs"], "d2": d2["outputs"]}),
+        tolerances([
+            (
+                "d1.argmax",
+                Tolerance::exact(
+                    "point index (0-based)",
+                    "an argmax with ties to the lowest index: exact",
+                ),
+            ),
+            (
+                "d1.argmax_by_region",
+                Tolerance::exact(
+                    "point index (0-based)",
+                    "an argmax with ties to the lowest index: exact",
+                ),
+            ),
+            ("d1.phi", Tolerance::closed_form("feature value", 1.0)),
+            (
+                "d1.region",
+                Tolerance::exact(
+                    "cell index (0-based)",
+                    "comparisons with the cell bounds: exact",
+                ),
+            ),
+            (
+                "d2.argmax",
+                Tolerance::exact(
+                    "point index (0-based)",
+                    "an argmax with ties to the lowest index: exact",
+                ),
+            ),
+            (
+                "d2.argmax_by_region",
+                Tolerance::exact(
+                    "point index (0-based)",
+                    "an argmax with ties to the lowest index: exact",
+                ),
+            ),
+            ("d2.phi", Tolerance::closed_form("feature value", 1.0)),
+            (
+                "d2.region",
+                Tolerance::exact(
+                    "cell index (0-based)",
+                    "comparisons with the cell bounds: exact",
+                ),
+            ),
+        ]),
     ))
 }
 
@@ -207,6 +255,40 @@ fn posterior_fixture() -> Result<Entry, CheckError> {
             "vector_with_z": vector(vector_with_z.view()),
             "thompson_with_z": vector(thompson_with_z.view()),
         }),
+        tolerances([
+            (
+                "cholesky_lower",
+                Tolerance::linear_solve("sqrt of feature units squared", 1.0),
+            ),
+            (
+                "nu_t",
+                Tolerance::linear_solve("weight (reward units)", 1.0),
+            ),
+            (
+                "phi_t_y",
+                Tolerance::closed_form("feature times reward units", 1.0),
+            ),
+            (
+                "sigma_t",
+                Tolerance::closed_form("feature units squared", 1.0),
+            ),
+            (
+                "thompson_with_z",
+                Tolerance::linear_solve("weight (reward units)", 1.0),
+            ),
+            (
+                "vector_covariance",
+                Tolerance::linear_solve("weight units squared", 1.0),
+            ),
+            (
+                "vector_mean",
+                Tolerance::linear_solve("weight (reward units)", 1.0),
+            ),
+            (
+                "vector_with_z",
+                Tolerance::linear_solve("weight (reward units)", 1.0),
+            ),
+        ]),
     ))
 }
 
@@ -250,6 +332,32 @@ fn weights_fixture() -> Result<Entry, CheckError> {
         "The public sub-region weights of distributed exploration (Sec. 3.2, App. B). Agent n (0-based) is assigned to sub-region assignment[n] = n mod P; I_n^(i) = 1 if assignment[n] = i, else 0. Softmax phi_n^(i) = exp((a I_n^(i) + 1) / T_t) / sum_m exp((a I_m^(i) + 1) / T_t), a = 15; weights[t][n][i] = phi_n^(i) at iteration t (N x P, each column sums to 1). Adaptive (App. B): T_t = a / (a_t - 1), so a / T_t = a_t - 1 = log_ratio; a_t = a + 1 for t <= hold, then a_t = (a + 1) - a (t - hold - 1) / (decay - 1) for the decay iterations t = hold + 1 .. hold + decay - 1, and a_t = 1 (infinite temperature, uniform weights 1/N) for t >= hold + decay; synthetic: hold = 5, decay = 5 (a_t = 16 for t <= 6, then 12.25, 8.5, 4.75, 1; the paper's worked values), real-world: hold = 10, decay = 30. Non-adaptive (App. B.2.5): T = 1 for every t (log_ratio = a = 15), so its one entry holds for every t (a_t null). phi_max = max_{n,i} phi_n^(i), which scales the server's noise. Computed in the overflow-free form phi_n^(i) = exp(I_n^(i) r) / (N_i exp(r) + N - N_i), r = log_ratio, N_i = number of agents assigned to i.",
         json!({"synthetic": synthetic["inputs"], "real_world": real["inputs"], "non_adaptive": fixed["inputs"]}),
         json!({"synthetic": synthetic["outputs"], "real_world": real["outputs"], "non_adaptive": fixed["outputs"]}),
+        tolerances([
+            (
+                "non_adaptive",
+                Tolerance::closed_form("softmax weight or schedule value (dimensionless)", 1.0),
+            ),
+            (
+                "non_adaptive.t",
+                Tolerance::exact("iteration", "an integer: exact"),
+            ),
+            (
+                "real_world",
+                Tolerance::closed_form("softmax weight or schedule value (dimensionless)", 1.0),
+            ),
+            (
+                "real_world.t",
+                Tolerance::exact("iteration", "an integer: exact"),
+            ),
+            (
+                "synthetic",
+                Tolerance::closed_form("softmax weight or schedule value (dimensionless)", 1.0),
+            ),
+            (
+                "synthetic.t",
+                Tolerance::exact("iteration", "an integer: exact"),
+            ),
+        ]),
     ))
 }
 
@@ -308,6 +416,46 @@ fn aggregation_fixture() -> Result<Entry, CheckError> {
             "sigma_hardened": number(hardened_round.sigma(t)),
             "non_private": matrix(non_private.vectors()),
         }),
+        tolerances([
+            (
+                "aggregate",
+                Tolerance::closed_form("vector entry (units of the agents' vectors)", 1.0),
+            ),
+            (
+                "clip_bound",
+                Tolerance::closed_form("L2 norm (units of the agents' vectors)", 1.0),
+            ),
+            (
+                "clipped",
+                Tolerance::closed_form("vector entry (units of the agents' vectors)", 1.0),
+            ),
+            (
+                "non_private",
+                Tolerance::closed_form("vector entry (units of the agents' vectors)", 1.0),
+            ),
+            (
+                "phi_max",
+                Tolerance::closed_form("softmax weight (dimensionless)", 1.0),
+            ),
+            (
+                "sensitivity",
+                Tolerance::closed_form("L2 sensitivity (units of the agents' vectors)", 1.0),
+            ),
+            (
+                "sigma_hardened",
+                Tolerance::closed_form(
+                    "noise standard deviation (units of the agents' vectors)",
+                    1.0,
+                ),
+            ),
+            (
+                "sigma_textbook",
+                Tolerance::closed_form(
+                    "noise standard deviation (units of the agents' vectors)",
+                    1.0,
+                ),
+            ),
+        ]),
     ))
 }
 
@@ -367,5 +515,22 @@ fn privacy_fixture() -> Result<Entry, CheckError> {
         "The privacy loss of DP-FTS-DE after k = 1..40 releases (T = 40 iterations, Fig. 2c/2d) for the paper's five (q, z), N = 200 agents, delta = N^-1.1 = 200^-1.1. Each release is one Poisson-subsampled Gaussian round (sampling rate q, noise multiplier z; add/remove one agent). epsilon_paper[k-1] (the paper's moments accountant, what CentralServer::privacy_loss reports): RDP at the integer orders alpha = 2..=33, A_alpha = sum_{j=0}^{alpha} C(alpha, j) (1-q)^(alpha-j) q^j exp((j^2 - j) / (2 z^2)), RDP_k(alpha) = k ln(A_alpha) / (alpha - 1), epsilon = min_alpha RDP_k(alpha) + ln(1/delta) / (alpha - 1), order_paper the minimising alpha; epsilon_paper[39] reproduces the values the paper prints (paper_printed_T40, rounded to 2 decimals). epsilon_pld[j]: at k = k_pld[j] (a subset of the releases, to keep regeneration fast), the privacy-loss-distribution accountant (privacy::accountant::subsampled_gaussian_pld_epsilon, an option, not the paper's): loss grid of width 1e-3, connect-the-dots discretisation (an upper bound), tail mass 1e-20 beyond the grid counted as infinite loss, k-fold FFT convolution on a Chernoff window with the mass beyond it and a floating-point error bound added to delta, max over the remove and add orientations; it depends on the bin width (the excess over the exact value is second order in the width).",
         json!({"N": n, "delta": number(delta), "k": rounds.collect::<Vec<_>>(), "k_pld": PLD_ROUNDS, "cases": ins}),
         json!({"cases": outs}),
+        tolerances([
+            (
+                "cases.epsilon_paper",
+                Tolerance::closed_form("epsilon (nats)", 1.0),
+            ),
+            (
+                "cases.epsilon_pld",
+                crate::checks::privacy::fixtures::pld_epsilon_tolerance(),
+            ),
+            (
+                "cases.order_paper",
+                Tolerance::exact(
+                    "RDP order",
+                    "the minimiser over the integer orders 2..=33: exact",
+                ),
+            ),
+        ]),
     ))
 }

@@ -3,7 +3,7 @@
 use super::qff::QFF_2D_LENGTHSCALES;
 use super::rng;
 use crate::check::CheckError;
-use crate::fixtures::{Entry, Fixture, entry, matrix, number, vector};
+use crate::fixtures::{Entry, Fixture, Tolerance, entry, matrix, number, tolerances, vector};
 use kernel::features::gauss_hermite;
 use kernel::{
     ExactGp, FeatureMap, Kernel, Lengthscales, Matern, MaternNu, QuadratureFourierFeatures,
@@ -38,6 +38,7 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 .into(),
             inputs: json!({"points": matrix(x.view()), "lengthscales": ls, "variance": number(1.5)}),
             outputs: json!({"gram": matrix(k.gram(x.view())?.view())}),
+            tolerances: tolerances([("gram", Tolerance::closed_form("kernel value (units of variance)", 1.5))]),
         },
     ));
 
@@ -52,6 +53,7 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 .into(),
             inputs: json!({"points": matrix(x.view()), "lengthscale": number(0.4), "variance": number(2.0)}),
             outputs: json!({"gram": matrix(k.gram(x.view())?.view())}),
+            tolerances: tolerances([("gram", Tolerance::closed_form("kernel value (units of variance)", 2.0))]),
         },
     ));
 
@@ -88,6 +90,15 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 "feature_gram": matrix(phi.dot(&phi.t()).view()),
                 "kernel_gram": matrix(k.gram(x.view())?.view()),
             }),
+            tolerances: tolerances([
+                ("feature_gram", Tolerance::closed_form("kernel value (units of variance)", 1.0)),
+                ("features", Tolerance::closed_form("feature value (units of sqrt(variance))", 1.0)),
+                ("hermite_nodes", Tolerance::new("Gauss-Hermite node (dimensionless)", 1e-14, 1e-12,
+                    "roots of the Hermite polynomial H_mbar, refined to machine precision (numpy's hermgauss agrees to ~1e-16)")),
+                ("hermite_weights", Tolerance::new("Gauss-Hermite weight (dimensionless)", 1e-14, 1e-12,
+                    "weights at the refined nodes (numpy's hermgauss agrees to ~1e-15)")),
+                ("kernel_gram", Tolerance::closed_form("kernel value (units of variance)", 1.0)),
+            ]),
         },
     ));
 
@@ -124,6 +135,10 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 "test_points": matrix(xs.view()),
             }),
             outputs: json!({"mean": vector(mean.view()), "variance": vector(var.view())}),
+            tolerances: tolerances([
+                ("mean", Tolerance::linear_solve("posterior mean (units of y)", 1.0)),
+                ("variance", Tolerance::linear_solve("posterior variance (units of variance)", 1.0)),
+            ]),
         },
     ));
     Ok(out)

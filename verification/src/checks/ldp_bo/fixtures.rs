@@ -2,6 +2,7 @@
 
 use crate::check::CheckError;
 use crate::fixtures::{Entry, matrix, number, vector};
+use crate::fixtures::{Tolerance, tolerances};
 use ldp_bo::CtlCurator;
 use ndarray::Array2;
 use serde_json::json;
@@ -22,8 +23,9 @@ pub(super) fn entry(
     description: &str,
     inputs: serde_json::Value,
     outputs: serde_json::Value,
+    tolerances: std::collections::BTreeMap<String, crate::fixtures::Tolerance>,
 ) -> Entry {
-    crate::fixtures::area_entry("ldp-bo", name, description, inputs, outputs)
+    crate::fixtures::area_entry("ldp-bo", name, description, inputs, outputs, tolerances)
 }
 
 pub(super) fn ctl_scale_fixture() -> Result<Entry, CheckError> {
@@ -47,6 +49,16 @@ pub(super) fn ctl_scale_fixture() -> Result<Entry, CheckError> {
         "CTL(eps) of Zhou & Tan (Curator 1): rewards are clipped to [-(B+R), B+R], then Laplace noise of scale L = 2(B+R)/eps is added (paper_scale). With the hardened sampler (exact discrete Laplace on a grid of width 2^-k) the sensitivity is inflated by the grid factor (1 + 2^-20) and the scale used is hardened_scale = (1 + 2^-20) * 2(B+R)/eps.",
         json!({"cases": ins}),
         json!({"paper_scale": paper, "hardened_scale": used}),
+        tolerances([
+            (
+                "hardened_scale",
+                Tolerance::closed_form("Laplace scale (reward units)", 1.0),
+            ),
+            (
+                "paper_scale",
+                Tolerance::closed_form("Laplace scale (reward units)", 1.0),
+            ),
+        ]),
     ))
 }
 
@@ -66,6 +78,21 @@ pub(super) fn tgp_schedule_fixture() -> Result<Entry, CheckError> {
         "LDP-TGP-UCB (Algorithm 2): L = 2(B+R)/eps, K = B^2 + R^2 + 2 L^2, truncation points b_t = B + R + L ln(max(t, 1)) for t = 0..10 (ln 0 is replaced by ln 1: b_0 = B + R), and beta_t = B + 2 sqrt(2/lambda) b_{t-1} sqrt(gamma_{t-1} + ln(1/delta)) + sqrt(K (ln(max(t-1, 1)) + 1) / lambda) for t = 1..10 with the given gamma_{t-1} (gamma_prev[i] is used for t = i + 1).",
         json!({"B": b, "R": r, "epsilon": eps, "lambda": lambda, "delta": delta, "gamma_prev": gammas}),
         json!({"laplace_scale": s.laplace_scale, "K": s.k_constant(), "b_t_for_t_0_to_10": bt, "beta_t_for_t_1_to_10": beta}),
+        tolerances([
+            ("K", Tolerance::closed_form("reward units squared", 1.0)),
+            (
+                "b_t_for_t_0_to_10",
+                Tolerance::closed_form("truncation point (reward units)", 1.0),
+            ),
+            (
+                "beta_t_for_t_1_to_10",
+                Tolerance::closed_form("confidence width (reward units)", 1.0),
+            ),
+            (
+                "laplace_scale",
+                Tolerance::closed_form("Laplace scale (reward units)", 1.0),
+            ),
+        ]),
     ))
 }
 
@@ -88,6 +115,13 @@ pub(super) fn truncation_fixture() -> Result<Entry, CheckError> {
         "LDP-ATA-GP-UCB, Algorithm 1 line 10: r_i = sum_tau u[i][tau] y[tau] 1{|u[i][tau] y[tau]| <= b[tau]} for the rows u_i of U = V^{-1/2} Phi^T; and Algorithm 2 line 8 on the same rewards: y_hat[tau] = y[tau] 1{|y[tau]| <= b[tau]} (set to 0, not clipped, beyond b).",
         json!({"U": matrix(u.view()), "y": vector(y.view()), "b": vector(b.view())}),
         json!({"r": vector(r.view()), "raw_truncation": raw}),
+        tolerances([
+            ("r", Tolerance::closed_form("reward units", 1.0)),
+            (
+                "raw_truncation",
+                Tolerance::closed_form("reward units (a copy of y or 0)", 1.0),
+            ),
+        ]),
     ))
 }
 
@@ -107,6 +141,16 @@ pub(super) fn median_of_means_fixture() -> Result<Entry, CheckError> {
         "LDP-MoMA-GP-UCB, Algorithm 3 lines 11-12: r_j = median over s != j of ||theta_j - theta_s||_V (the median of an even count is the mean of the two middle values), k* = argmin_j r_j (0-based, ties to the smallest index).",
         json!({"thetas": matrix(thetas.view()), "V": matrix(v.view())}),
         json!({"r": vector(m.medians.view()), "k_star": m.chosen}),
+        tolerances([
+            (
+                "k_star",
+                Tolerance::exact(
+                    "index (0-based)",
+                    "an argmin with ties to the smallest index: exact",
+                ),
+            ),
+            ("r", Tolerance::closed_form("V-norm distance", 1.0)),
+        ]),
     ))
 }
 
@@ -132,5 +176,23 @@ pub(super) fn posterior_fixture() -> Result<Entry, CheckError> {
         "LDP-TGP-UCB posterior after a fixed history (Algorithm 2 lines 8-10): arms = 8 points 0, 1/7, ..., 1 on [0, 1]; SE kernel k(x, y) = exp(-(x - y)^2 / (2 * 0.2^2)); lambda = 1; privatised rewards y_bar at the played arms (0-based indices) are truncated at b_t = B + R + L ln t with B = R = 1, eps = 1 and the hardened CTL scale L (see ctl_scale.json) for t = 1..6 (y_hat = 0 beyond b_t); then mu(x) = k_t(x)^T (K_t + lambda I)^{-1} y_hat and sigma^2(x) = k(x, x) - k_t(x)^T (K_t + lambda I)^{-1} k_t(x) at every arm.",
         json!({"arms": matrix(arms.view()), "lengthscale": 0.2, "lambda": 1.0, "B": 1.0, "R": 1.0, "epsilon": 1.0, "played_arms": plays, "y_bar": rewards}),
         json!({"laplace_scale": s.laplace_scale, "y_hat": truncated, "mean": vector(gp.mean()), "variance": vector(var.view())}),
+        tolerances([
+            (
+                "laplace_scale",
+                Tolerance::closed_form("Laplace scale (reward units)", 1.0),
+            ),
+            (
+                "mean",
+                Tolerance::linear_solve("posterior mean (reward units)", 1.0),
+            ),
+            (
+                "variance",
+                Tolerance::linear_solve("posterior variance (kernel units)", 1.0),
+            ),
+            (
+                "y_hat",
+                Tolerance::closed_form("reward units (a copy of y_bar or 0)", 1.0),
+            ),
+        ]),
     ))
 }

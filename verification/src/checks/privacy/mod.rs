@@ -4,7 +4,7 @@
 mod accountant;
 mod calibration;
 mod errors;
-mod fixtures;
+pub(crate) mod fixtures;
 mod mechanisms;
 mod pld_reference;
 mod samplers;

@@ -11,6 +11,7 @@ use usca::{LearningData, SurrogateVariance, UscaEstimator, posterior_mean_sensit
 
 use crate::check::CheckError;
 use crate::fixtures::{Entry, matrix, number, vector};
+use crate::fixtures::{Tolerance, tolerances};
 
 /// The fixtures of this area.
 pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
@@ -22,8 +23,9 @@ fn entry(
     description: &str,
     inputs: serde_json::Value,
     outputs: serde_json::Value,
+    tolerances: std::collections::BTreeMap<String, crate::fixtures::Tolerance>,
 ) -> Entry {
-    crate::fixtures::area_entry("usca", name, description, inputs, outputs)
+    crate::fixtures::area_entry("usca", name, description, inputs, outputs, tolerances)
 }
 
 fn estimator_fixture() -> Result<Entry, CheckError> {
@@ -86,6 +88,26 @@ fn estimator_fixture() -> Result<Entry, CheckError> {
             "proven_sensitivity": number(2.0 * b / tau),
             "posterior_mean_sensitivity": number(posterior_mean_sensitivity(t, tau, b)?),
         }),
+        tolerances([
+            ("Y_T_clipped", Tolerance::closed_form("reward units", 1.0)),
+            ("mu_T", Tolerance::linear_solve("reward units", 1.0)),
+            (
+                "posterior_mean_sensitivity",
+                Tolerance::closed_form("reward units", 1.0),
+            ),
+            (
+                "proven_sensitivity",
+                Tolerance::closed_form("reward units", 1.0),
+            ),
+            (
+                "rho",
+                Tolerance::closed_form("regulariser (kernel units)", 1.0),
+            ),
+            (
+                "sigma2",
+                Tolerance::linear_solve("surrogate variance (kernel units / tau)", 1.0),
+            ),
+        ]),
     ))
 }
 
@@ -103,5 +125,13 @@ fn mechanism_fixture() -> Result<Entry, CheckError> {
          u_i = mu_T(x_i, c_{T+1}) of 7 actions, at three (eps, Delta).",
         json!({"utilities": u}),
         json!({"cases": cases}),
+        tolerances([
+            ("cases.eps", Tolerance::echoed("epsilon (nats)")),
+            (
+                "cases.probabilities",
+                Tolerance::closed_form("probability", 1.0),
+            ),
+            ("cases.sensitivity", Tolerance::echoed("utility units")),
+        ]),
     ))
 }
