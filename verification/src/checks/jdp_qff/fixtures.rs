@@ -48,7 +48,7 @@ fn nqff_fixture() -> Result<Entry, CheckError> {
     let f1 = jdp_qff::features::nqff(1, 1.0, 2)?;
     Ok(entry(
         "nqff_features",
-        "Normalised quadrature Fourier features (Dubey 2021, Section 4.2; Mutny & Krause 2018) of the unit-variance SE kernel exp(-|x - y|^2 / (2 l^2)), l = 1, with mbar Gauss-Hermite nodes t_i and weights w_i per dimension: for every multi-index I of the full grid (row-major), omega_I = sqrt(2) t_I / l and W_I = prod_j w_{i_j} / sqrt(pi); phi = [sqrt(W_I) cos(omega_I . x) for all I, then sqrt(W_I) sin(omega_I . x) for all I], m = 2 mbar^d features with |phi(x)|_2 = 1. Case d2: d = 2, mbar = 3 (m = 18); case d1: d = 1, mbar = 2 (m = 4). One row of features per point.",
+        "Normalised quadrature Fourier features (Dubey 2021, Section 4.2; Mutny & Krause 2018) of the unit-variance SE kernel exp(-|x - y|^2 / (2 l^2)), l = 1, with mbar Gauss-Hermite nodes t_i and weights w_i per dimension: for every multi-index I of the full grid (row-major), omega_I = sqrt(2) t_I / l and W_I = prod_j (w_{i_j} / sqrt(pi)); phi = [sqrt(W_I) cos(omega_I . x) for all I, then sqrt(W_I) sin(omega_I . x) for all I], m = 2 mbar^d features with |phi(x)|_2 = 1. Case d2: d = 2, mbar = 3 (m = 18); case d1: d = 1, mbar = 2 (m = 4). One row of features per point.",
         json!({"lengthscale": 1.0, "d2": {"mbar": 3, "points": matrix(x2.view())}, "d1": {"mbar": 2, "points": matrix(x1.view())}}),
         json!({"d2": matrix(f2.map_batch(x2.view())?.view()), "d1": matrix(f1.map_batch(x1.view())?.view())}),
         tolerances([
