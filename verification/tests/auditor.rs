@@ -2,6 +2,7 @@
 //! ones, flags broken ones, is tight on Laplace and Gaussian, and its false-alarm rate stays
 //! within its stated level over many independent seeds.
 
+use privacy::NeighbouringRelation;
 use privacy::{Delta, Epsilon, Guarantee, Mu, PrivacyClaim, TrustModel};
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
@@ -26,6 +27,7 @@ fn pure(eps: f64) -> PrivacyClaim {
             epsilon: Epsilon::new(eps).unwrap(),
         },
         TrustModel::Central,
+        NeighbouringRelation::WithinSensitivity,
         "|x - x'| <= 1",
     )
 }
@@ -88,6 +90,7 @@ fn gaussian_dp_route_is_tight_and_flags_twice_the_sensitivity() {
             mu: Mu::new(1.0).unwrap(),
         },
         TrustModel::Central,
+        NeighbouringRelation::WithinSensitivity,
         "|x - x'| <= 1",
     );
     let llr = Known::new("x", |o: &f64| -*o);
@@ -134,6 +137,7 @@ fn vector_outputs_use_the_projection() {
             delta: Delta::new(1e-5).unwrap(),
         },
         TrustModel::Central,
+        NeighbouringRelation::WithinSensitivity,
         "l2 distance 2",
     );
     // Claim (0.5, 1e-5) is false for mu = 1 (which needs eps ~ 4.4 at delta 1e-5); GDP route flags it.

@@ -3,6 +3,7 @@
 //! outputs drawn here, and bad input.
 
 use privacy::LaplaceMechanism;
+use privacy::NeighbouringRelation;
 use privacy::claim::{Guarantee, PrivacyClaim, TrustModel};
 use privacy::params::Epsilon;
 use rand::SeedableRng;
@@ -17,6 +18,7 @@ fn claim(eps: f64) -> PrivacyClaim {
             epsilon: Epsilon::new(eps).unwrap(),
         },
         TrustModel::Central,
+        NeighbouringRelation::StatedPair,
         "inputs 0 and 1",
     )
 }

@@ -14,6 +14,7 @@
 //! tightness would need; writes the trade-off plot. Exit status: 0 when no violation is
 //! certified, 3 when one is, 1 on bad input (with a message), 2 on a malformed command line.
 
+use privacy::NeighbouringRelation;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -163,6 +164,7 @@ fn claim(args: &Args) -> anyhow::Result<(PrivacyClaim, Option<f64>)> {
             "external mechanism",
             guarantee,
             TrustModel::Central,
+            NeighbouringRelation::StatedPair,
             "the two inputs given to the audit",
         ),
         mu,

@@ -2,6 +2,7 @@
 //! `Phi(x_t) Phi(x_t)^T` and `y_t Phi(x_t)` before they leave it ([`LocalCalibration`]); the
 //! server only ever adds client messages.
 
+use privacy::NeighbouringRelation;
 use std::sync::Arc;
 
 use bandit::agent::{Curator, Feedback};
@@ -110,6 +111,7 @@ impl<F: FeatureMap> Mechanism for LocalClient<F> {
             ),
             Guarantee::Zcdp { rho },
             TrustModel::Local,
+            NeighbouringRelation::ReplaceOne,
             format!(
                 "the client's (x, y) replaced by any other; ||Phi(x)|| <= 1 and |y| <= {} enforced by clipping",
                 c.reward_bound

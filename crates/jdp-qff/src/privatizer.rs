@@ -2,6 +2,7 @@
 //! tree-based mechanism over the outer products `[Phi(x_t); y_t][Phi(x_t); y_t]^T`, and releases
 //! `(Sigma~_{t+1}, u~_{t+1})` to the SERVER.
 
+use privacy::NeighbouringRelation;
 use std::sync::Arc;
 
 use bandit::agent::{Curator, Feedback};
@@ -157,6 +158,7 @@ impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
             ),
             Guarantee::Zcdp { rho },
             TrustModel::Joint,
+            NeighbouringRelation::ReplaceOne,
             format!(
                 "one user's (x_t, y_t) replaced; ||Phi(x)|| <= 1 and |y| <= {} enforced by clipping",
                 self.calibration.reward_bound

@@ -65,6 +65,41 @@ pub enum TrustModel {
     Joint,
 }
 
+/// Which pairs of inputs a claim holds for.
+///
+/// Under add/remove a data set and the same data set with one record more are neighbours
+/// (unbounded DP); under replace-one two data sets of the same size that differ in one record
+/// (bounded DP). A claim under one does not in general give the same numbers under the other:
+/// for a sum of records clipped to norm `C` the sensitivity is `C` under add/remove and `2C`
+/// under replace-one, and subsampling amplifies them differently (see
+/// `docs/privacy.md`, "Neighbouring relations").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NeighbouringRelation {
+    /// One participant's record added or removed.
+    AddRemove,
+    /// One participant's record replaced by another.
+    ReplaceOne,
+    /// Any two inputs whose query values differ by at most the stated sensitivity: the claim
+    /// holds under add/remove and under replace-one alike, with the sensitivity computed for
+    /// the relation the user needs (the additive-noise and exponential mechanisms).
+    WithinSensitivity,
+    /// One stated pair of inputs (an audit of another implementation's mechanism).
+    StatedPair,
+}
+
+impl NeighbouringRelation {
+    /// A short name (`add/remove`, `replace-one`, ...).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::AddRemove => "add/remove",
+            Self::ReplaceOne => "replace-one",
+            Self::WithinSensitivity => "any pair within the sensitivity",
+            Self::StatedPair => "the stated pair",
+        }
+    }
+}
+
 /// What a mechanism or algorithm promises.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrivacyClaim {
@@ -74,7 +109,10 @@ pub struct PrivacyClaim {
     pub guarantee: Guarantee,
     /// The trust model.
     pub model: TrustModel,
-    /// The neighbouring relation, in words ("one reward in [-(B+R), B+R] replaced by another").
+    /// The neighbouring relation.
+    pub relation: NeighbouringRelation,
+    /// The neighbouring relation in words, with its bounds ("one reward in [-(B+R), B+R]
+    /// replaced by another").
     pub neighbouring: String,
 }
 
@@ -135,12 +173,14 @@ impl PrivacyClaim {
         subject: impl Into<String>,
         guarantee: Guarantee,
         model: TrustModel,
+        relation: NeighbouringRelation,
         neighbouring: impl Into<String>,
     ) -> Self {
         Self {
             subject: subject.into(),
             guarantee,
             model,
+            relation,
             neighbouring: neighbouring.into(),
         }
     }
@@ -247,7 +287,13 @@ mod tests {
     use approx::assert_abs_diff_eq;
 
     fn claim(g: Guarantee) -> PrivacyClaim {
-        PrivacyClaim::new("test", g, TrustModel::Central, "any")
+        PrivacyClaim::new(
+            "test",
+            g,
+            TrustModel::Central,
+            NeighbouringRelation::WithinSensitivity,
+            "any",
+        )
     }
 
     #[test]

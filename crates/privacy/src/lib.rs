@@ -11,7 +11,7 @@ pub mod normal;
 pub mod params;
 pub mod sampler;
 
-pub use claim::{Guarantee, PrivacyClaim, TrustModel};
+pub use claim::{Guarantee, NeighbouringRelation, PrivacyClaim, TrustModel};
 pub use error::{InputError, PrivacyError};
 pub use mechanism::Mechanism;
 pub use mechanisms::{

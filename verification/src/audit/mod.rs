@@ -624,6 +624,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use privacy::NeighbouringRelation;
 
     use rand::RngExt;
 
@@ -666,6 +667,7 @@ mod tests {
                     rho: Rho::new(rho).unwrap(),
                 },
                 TrustModel::Central,
+                NeighbouringRelation::WithinSensitivity,
                 "inputs 0 and 1",
             )
         };

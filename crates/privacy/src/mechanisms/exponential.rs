@@ -1,5 +1,6 @@
 //! The exponential mechanism over a finite set (McSherry & Talwar 2007), sampled exactly.
 
+use crate::claim::NeighbouringRelation;
 use num_bigint::BigInt;
 use num_traits::Zero;
 use rand::Rng;
@@ -71,6 +72,7 @@ impl ExponentialMechanism {
                 epsilon: self.epsilon,
             },
             TrustModel::Central,
+            NeighbouringRelation::WithinSensitivity,
             format!(
                 "inputs whose utilities differ by at most {} in every coordinate",
                 self.sensitivity

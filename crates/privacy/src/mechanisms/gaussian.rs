@@ -1,6 +1,7 @@
 //! The Gaussian mechanism (L2 sensitivity): classic calibration (Dwork & Roth 2014, Thm A.1),
 //! the analytic Gaussian mechanism (Balle & Wang 2018), and zCDP (Bun & Steinke 2016).
 
+use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, ArrayView1};
 use rand::Rng;
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -318,6 +319,7 @@ impl GaussianMechanism {
             ),
             guarantee,
             TrustModel::Central,
+            NeighbouringRelation::WithinSensitivity,
             format!(
                 "query values f(x), f(x') with ||f(x) - f(x')||_2 <= {}",
                 self.sensitivity

@@ -2,6 +2,7 @@
 //! Zhou & Tan 2021 (Curator 1), with its variant for unbounded sub-Weibull noise (their
 //! Section 4.5, arXiv version).
 
+use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, ArrayView1};
 use rand::Rng;
 
@@ -72,6 +73,7 @@ impl LaplaceMechanism {
                 epsilon: self.epsilon,
             },
             TrustModel::Central,
+            NeighbouringRelation::WithinSensitivity,
             format!(
                 "query values f(x), f(x') with ||f(x) - f(x')||_1 <= {}",
                 self.sensitivity
@@ -242,6 +244,7 @@ impl ConvertToLaplace {
                 epsilon: self.epsilon,
             },
             TrustModel::Local,
+            NeighbouringRelation::ReplaceOne,
             "one user's reward replaced by any other real value (clipped to [-(B+R), B+R])",
         )
     }

@@ -3,6 +3,7 @@
 //! statistic `v v^T` with `v = [phi; y]`, and the mechanism that releases that statistic
 //! ([`OuterProductGaussian`]).
 
+use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
@@ -76,13 +77,23 @@ pub fn unpack_symmetric(
     Ok(m)
 }
 
-/// Neighbouring relation for a sensitivity.
+/// Neighbouring relation for a sensitivity: the data-level relations of
+/// [`NeighbouringRelation`], the ones a sensitivity can be derived for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Neighbouring {
     /// One datum added or removed.
     AddRemove,
     /// One datum replaced by another.
     Replace,
+}
+
+impl From<Neighbouring> for NeighbouringRelation {
+    fn from(n: Neighbouring) -> Self {
+        match n {
+            Neighbouring::AddRemove => Self::AddRemove,
+            Neighbouring::Replace => Self::ReplaceOne,
+        }
+    }
 }
 
 /// The L2 sensitivity, measured on the packed upper triangle (equivalently a bound on the
@@ -346,6 +357,7 @@ impl OuterProductGaussian {
             ),
             Guarantee::Zcdp { rho },
             TrustModel::Central,
+            self.relation.into(),
             format!(
                 "one (phi, y) {relation}, ||phi||_2 <= {}, |y| <= {} (enforced by clipping); packed upper triangle of [phi; y][phi; y]^T, L2 sensitivity {}",
                 self.phi_bound, self.y_bound, self.sensitivity

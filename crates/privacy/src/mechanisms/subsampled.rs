@@ -1,6 +1,7 @@
 //! Poisson-subsampled Gaussian aggregation, as in DP-FedAvg (McMahan et al. 2018) and
 //! DP-FTS-DE (Dai, Low & Jaillet 2021), Algorithm 1, lines 6-11.
 
+use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 
@@ -181,6 +182,7 @@ impl SubsampledGaussian {
             ),
             guarantee,
             TrustModel::Central,
+            NeighbouringRelation::AddRemove,
             "one participant added or removed (user-level)",
         )
     }

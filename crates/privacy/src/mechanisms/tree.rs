@@ -2,6 +2,7 @@
 //! Chan, Shi & Song 2011) for a stream of vectors or symmetric matrices: every prefix sum is
 //! released with the noise of at most `floor(log2 T) + 1 <= 1 + ceil(log2 T)` tree nodes.
 
+use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
@@ -221,6 +222,7 @@ impl TreeAggregation {
                     .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!())),
             },
             TrustModel::Central,
+            NeighbouringRelation::ReplaceOne,
             format!(
                 "one stream item replaced, the two items differing by at most {} in L2 (packed upper triangle for matrices)",
                 self.sensitivity
