@@ -207,6 +207,23 @@ fn folders_unknown_fixtures_and_invalid_files() {
     std::fs::write(d.join("kernel/matern52_gram.json"), "{\"outputs\": [1,").unwrap();
     let r = compare_directory(&fx, &d, &[]).unwrap();
     assert_eq!(r.schema_mismatches(), 1);
+    // a file at a fixture's path is compared even without `outputs` (a schema mismatch)
+    std::fs::write(d.join("kernel/matern52_gram.json"), "{\"gram\": [[1.0]]}").unwrap();
+    let r = compare_directory(&fx, &d, &[]).unwrap();
+    match &r.fixtures["kernel/matern52_gram"] {
+        FixtureOutcome::SchemaMismatch { problems } => {
+            assert!(
+                problems.iter().any(|p| p.contains("missing key `outputs`")),
+                "{problems:?}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // not UTF-8: reported with its fixture, the other files still compared
+    std::fs::write(d.join("kernel/matern52_gram.json"), [b'{', 0xff, b'}']).unwrap();
+    let r = compare_directory(&fx, &d, &[]).unwrap();
+    assert_eq!(r.schema_mismatches(), 1);
+    assert_eq!(r.passed(), 1);
     std::fs::write(d.join("kernel/se_gram_v2.json"), "{\"outputs\": {}}").unwrap();
     match compare_directory(&fx, &d, &[]) {
         Err(CompareError::UnknownFixture { name, .. }) => assert!(name.contains("se_gram_v2")),

@@ -26,9 +26,9 @@ pub struct Args {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     json: bool,
-    /// Show every field, not only the failing ones and a one-line summary per fixture.
+    /// Show only the failing fields (default: every field of every compared fixture).
     #[arg(long)]
-    all_fields: bool,
+    failing_only: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print(&report, args.all_fields);
+        print(&report, !args.failing_only);
     }
     if report.schema_mismatches() > 0 {
         bail!(

@@ -97,7 +97,7 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
                 camelback (d = 2): u = 4 x1, v = 2 x2, f = -((4 - 2.1 u^2 + u^4/3) u^2 + u v + (-4 + 4 v^2) v^2) / 5. \
                 styblinski_tang (d = 5): z = 8 x, f = -(0.5 sum_i (z_i^4 - 16 z_i^2 + 5 z_i) / (200 d) + 0.5). \
                 michalewicz (d = 10): w_i = x_i / 0.75 + 0.5, f = sum_{i=1}^d sin(pi w_i) sin(i w_i)^(2d). \
-                Values at the given points (rows) and the maxima with one maximiser each."
+                Values at the given points (rows) and the maxima: camelback_maximisers lists both maximisers, the one with x1 > 0 first; the others one maximiser each."
                 .into(),
             inputs: json!({
                 "camelback_points": matrix(cam_x.view()),
@@ -209,7 +209,7 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
             name: "trial_seeds".into(),
             description: "Seeding of trial i of a batch with base seed s: ChaCha20 (20 rounds, rand_chacha's ChaCha20Rng) keyed by \
                 four consecutive SplitMix64 outputs from state s (each little-endian), stream 4 i + role (role 0 = environment, \
-                1 = agent, 2 = curator), word position 0. first_u64_hex: the first four next_u64() outputs of each stream."
+                1 = agent, 2 = curator), word position 0. key_hex: the 32 key bytes as 64 lowercase hex digits; first_u64_hex: the first four next_u64() outputs of each stream, each as 16 lowercase zero-padded hex digits without prefix."
                 .into(),
             inputs: json!({"base_seed": base}),
             outputs: json!({"key_hex": key.iter().map(|b| format!("{b:02x}")).collect::<String>(), "streams": streams}),
