@@ -14,11 +14,17 @@
 //!   (Balle et al. 2020).
 //! - `pld`: privacy-loss distribution, connect-the-dots discretisation and FFT composition
 //!   with every error bounded (an upper bound).
+//!
+//! `--relation replace-one` accounts one record replaced instead of added or removed: the PLD
+//! accountant by group privacy over its remove and add legs
+//! ([`privacy::accountant::pld::replace_one`]); the others refuse.
+//!
 //! - `gdp-clt`: Gaussian DP with the central-limit `mu = q sqrt(T (e^(1/z^2) - 1))` (Bu, Dong,
 //!   Long & Su 2020): an approximation, not a bound; only when asked.
 
 use anyhow::Context;
 use privacy::PrivacyError;
+use privacy::accountant::pld::{ReplaceOneEpsilon, subsampled_gaussian_pld_epsilon_replace_one};
 use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
 use privacy::accountant::{
     Calibration, PldSettings, RdpConversion, calibrate::MIN_NOISE_MULTIPLIER, gdp_epsilon,
@@ -37,6 +43,16 @@ pub enum Which {
     Pld,
     /// Gaussian DP with the central-limit mu of Bu et al. 2020: an approximation, not a bound.
     GdpClt,
+}
+
+/// The neighbouring relation to account under.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Relation {
+    /// One participant added or removed.
+    AddRemove,
+    /// One participant's record replaced by another: the PLD accountant by group privacy over
+    /// the add/remove legs (an upper bound; docs/privacy.md, "Neighbouring relations").
+    ReplaceOne,
 }
 
 /// Options of `accountant`.
@@ -70,6 +86,10 @@ pub struct Args {
     /// accountants for --target-eps).
     #[arg(long, value_enum)]
     accountant: Vec<Which>,
+    /// Neighbouring relation. Replace-one: the PLD accountant only (the RDP and GDP
+    /// accountants here have no replace-one bound for the subsampled Gaussian).
+    #[arg(long, value_enum, default_value_t = Relation::AddRemove)]
+    relation: Relation,
     /// Bin width of the PLD loss grid (the excess over the exact epsilon is second order in the width).
     #[arg(long, default_value_t = 1e-4)]
     pld_bin_width: f64,
@@ -85,6 +105,39 @@ fn epsilon_of(
     z: f64,
 ) -> Result<(serde_json::Value, &'static str, f64), PrivacyError> {
     let (q, t, d) = (args.q, args.steps, args.delta);
+    if args.relation == Relation::ReplaceOne {
+        if w != Which::Pld {
+            return Err(PrivacyError::Calibration(format!(
+                "the {} accountant has no replace-one bound for the Poisson-subsampled Gaussian; \
+                 use --accountant pld",
+                name(w)
+            )));
+        }
+        let settings = PldSettings {
+            bin_width: args.pld_bin_width,
+            ..PldSettings::default()
+        };
+        return Ok(
+            match subsampled_gaussian_pld_epsilon_replace_one(q, z, t, d, settings)? {
+                ReplaceOneEpsilon::Gaussian { epsilon } => (
+                    json!({"accountant": name(w), "epsilon": epsilon, "relation": "replace-one",
+                       "method": "gaussian at twice the sensitivity (q = 1)",
+                       "bin_width": settings.bin_width}),
+                    "replace-one at q = 1: the Gaussian at twice the sensitivity (PLD upper bound)",
+                    epsilon,
+                ),
+                ReplaceOneEpsilon::GroupPrivacy(r) => (
+                    json!({"accountant": name(w), "epsilon": r.epsilon, "relation": "replace-one",
+                       "method": "group privacy over the add/remove legs",
+                       "delta_remove": r.delta_remove, "epsilon_remove": r.epsilon_remove,
+                       "delta_add": r.delta_add, "epsilon_add": r.epsilon_add,
+                       "bin_width": settings.bin_width}),
+                    "replace-one by group privacy over the add/remove PLD: an upper bound",
+                    r.epsilon,
+                ),
+            },
+        );
+    }
     Ok(match w {
         Which::RdpPaper => {
             let (eps, order) =
@@ -136,6 +189,13 @@ fn epsilon_of(
     })
 }
 
+fn relation_label(r: Relation) -> &'static str {
+    match r {
+        Relation::AddRemove => "add/remove",
+        Relation::ReplaceOne => "replace-one",
+    }
+}
+
 fn name(w: Which) -> &'static str {
     match w {
         Which::RdpPaper => "rdp-paper",
@@ -148,17 +208,20 @@ fn name(w: Which) -> &'static str {
 /// `--target-eps`: calibrate z for each accountant.
 fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
     let resolution = args.resolution.unwrap_or(1e-3);
-    let which = if args.accountant.is_empty() {
-        vec![Which::RdpPaper, Which::Rdp]
-    } else {
+    let which = if !args.accountant.is_empty() {
         args.accountant.clone()
+    } else if args.relation == Relation::ReplaceOne {
+        vec![Which::Pld]
+    } else {
+        vec![Which::RdpPaper, Which::Rdp]
     };
     let (q, t, d) = (args.q, args.steps, args.delta);
     if !args.json {
         println!(
             "Smallest noise multiplier z with eps <= {target} for the Poisson-subsampled Gaussian: \
-             q = {q}, steps = {t}, delta = {d:e}, resolution {}",
-            resolution
+             q = {q}, steps = {t}, delta = {d:e}, resolution {}, {}",
+            resolution,
+            relation_label(args.relation)
         );
     }
     let mut rows = Vec::new();
@@ -216,8 +279,8 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
         );
     }
     if args.json {
-        let out =
-            json!({"q": q, "steps": t, "delta": d, "target_epsilon": target, "results": rows});
+        let out = json!({"q": q, "steps": t, "delta": d, "target_epsilon": target,
+                   "relation": relation_label(args.relation), "results": rows});
         println!("{}", serde_json::to_string_pretty(&out)?);
     }
     Ok(())
@@ -232,10 +295,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--resolution is the resolution of --target-eps; it means nothing for an epsilon"
         );
     }
-    let which = if args.accountant.is_empty() {
-        vec![Which::RdpPaper, Which::Rdp, Which::Pld]
-    } else {
+    let which = if !args.accountant.is_empty() {
         args.accountant.clone()
+    } else if args.relation == Relation::ReplaceOne {
+        vec![Which::Pld]
+    } else {
+        vec![Which::RdpPaper, Which::Rdp, Which::Pld]
     };
     let z = args
         .noise_multiplier
@@ -256,10 +321,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rows.push(row);
     }
     if args.json {
-        let out = json!({"q": q, "noise_multiplier": z, "steps": t, "delta": d, "results": rows});
+        let out = json!({"q": q, "noise_multiplier": z, "steps": t, "delta": d,
+                         "relation": relation_label(args.relation), "results": rows});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("Poisson-subsampled Gaussian: q = {q}, z = {z}, steps = {t}, delta = {d:e}");
+        println!(
+            "Poisson-subsampled Gaussian: q = {q}, z = {z}, steps = {t}, delta = {d:e}, {}",
+            relation_label(args.relation)
+        );
         for r in &rows {
             let order = r
                 .get("order")

@@ -43,6 +43,14 @@ pub fn checks() -> Vec<Check> {
         Check::new("audit/subsampled/one-step", subsampled::subsampled_one),
         Check::new("audit/subsampled/four-steps", subsampled::subsampled_four),
         Check::new(
+            "audit/subsampled/replace-one",
+            subsampled::subsampled_replace_one,
+        ),
+        Check::new(
+            "audit/control/add-remove-epsilon-for-replace-one",
+            subsampled::control_add_remove_epsilon_for_replace_one,
+        ),
+        Check::new(
             "audit/control/laplace-half-scale",
             laplace::control_laplace_half_scale,
         ),

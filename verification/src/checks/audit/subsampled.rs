@@ -5,8 +5,9 @@ use crate::audit::{AuditConfig, Known, audit};
 use crate::check::{CheckResult, Context};
 use crate::report::{CheckKind, Verdict};
 use crate::shared::{ALPHA, Expect, audit_outcome, fmt_opt};
-use privacy::Mechanism;
 use privacy::mechanisms::{Participants, SubsampledGaussian};
+use privacy::params::{Delta, Epsilon};
+use privacy::{Guarantee, Mechanism, NeighbouringRelation, PrivacyClaim, TrustModel};
 use rand_chacha::ChaCha20Rng;
 
 /// The delta at which the audits certify epsilon and compare it with the accountants.
@@ -101,4 +102,96 @@ pub(super) fn subsampled_one(ctx: &Context) -> CheckResult {
 
 pub(super) fn subsampled_four(ctx: &Context) -> CheckResult {
     subsampled(ctx, 4)
+}
+
+/// Replace-one: the target's vector `+1` replaced by `-1` (the most distant admissible record,
+/// `S = 1`), one step at `(q, z) = (0.25, 1)`. `claimed`: the epsilon claimed at
+/// [`AUDIT_DELTA`] under replace-one; `expect`: whether the claim must hold (with the
+/// tightness against it) or be flagged.
+fn replace_one_audit(
+    ctx: &Context,
+    claimed: f64,
+    label: &str,
+    expect: Expect,
+    kind: CheckKind,
+) -> CheckResult {
+    let (q, z) = (0.25, 1.0);
+    let m = SubsampledGaussian::new(q, 1.0, z)?;
+    let delta = AUDIT_DELTA;
+    let claim = PrivacyClaim::new(
+        format!("subsampled_gaussian(q={q}, z={z}, S=1, steps=1) under replace-one: {label}"),
+        Guarantee::ApproximateDp {
+            epsilon: Epsilon::new(claimed)?,
+            delta: Delta::new(delta)?,
+        },
+        TrustModel::Central,
+        NeighbouringRelation::ReplaceOne,
+        "the target's vector +1 replaced by -1 (norms <= S = 1, enforced by clipping)",
+    );
+    let plus = Participants {
+        vectors: ndarray::arr2(&[[0.0], [1.0]]),
+        weights: ndarray::Array2::ones((2, 1)),
+    };
+    let minus = Participants {
+        vectors: ndarray::arr2(&[[0.0], [-1.0]]),
+        weights: ndarray::Array2::ones((2, 1)),
+    };
+    let f = |d: &Participants, rng: &mut ChaCha20Rng| -> Result<f64, privacy::PrivacyError> {
+        m.release(d, rng).map(|a| a.vectors()[[0, 0]])
+    };
+    // Exact LLR of the pair: ln(1 - q + q e^((y mu - mu^2/2)/sigma^2)) minus the same at -y.
+    let (sigma, mu) = (m.sigma(1.0), 1.0 / q);
+    let llr = Known::new(
+        "exact LLR of the replace-one mixture pair",
+        move |y: &f64| {
+            let part =
+                |s: f64| (1.0 - q + q * ((s * mu - mu * mu / 2.0) / (sigma * sigma)).exp()).ln();
+            part(*y) - part(-*y)
+        },
+    );
+    let n = ctx.mode.pick(400_000, 2_000_000);
+    let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
+        .train(n / 2)
+        .delta(delta);
+    let r = audit(f, &plus, &minus, &claim, &llr, &cfg)?;
+    let o = audit_outcome(ctx, kind, claim.subject.clone(), &r, expect);
+    Ok(o.value("claimed_epsilon", claimed))
+}
+
+/// The replace-one epsilon of the PLD accountant (group privacy over its add/remove legs) holds
+/// for the most distant replace-one pair and reaches [`MIN_PLD_TIGHTNESS`] of it.
+pub(super) fn subsampled_replace_one(ctx: &Context) -> CheckResult {
+    let r = privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one(
+        0.25,
+        1.0,
+        1,
+        AUDIT_DELTA,
+        Default::default(),
+    )?;
+    replace_one_audit(
+        ctx,
+        r.epsilon(),
+        "the PLD accountant's replace-one epsilon",
+        Expect::holds(Some(MIN_PLD_TIGHTNESS)),
+        CheckKind::Audit,
+    )
+}
+
+/// Positive control: the add/remove epsilon claimed for a replace-one pair (the relation
+/// mixed up) is flagged.
+pub(super) fn control_add_remove_epsilon_for_replace_one(ctx: &Context) -> CheckResult {
+    let ar = privacy::accountant::pld::subsampled_gaussian_pld_epsilon(
+        0.25,
+        1.0,
+        1,
+        AUDIT_DELTA,
+        Default::default(),
+    )?;
+    replace_one_audit(
+        ctx,
+        ar.epsilon,
+        "the add/remove epsilon claimed (wrong relation)",
+        Expect::Flagged,
+        CheckKind::PositiveControl,
+    )
 }

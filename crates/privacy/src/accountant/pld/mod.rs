@@ -32,9 +32,14 @@ pub mod fft;
 pub mod loss;
 pub mod pmf;
 pub mod reference;
+pub mod replace_one;
 
 pub use pmf::Pmf;
 pub use reference::REFERENCE_SETTINGS;
+pub use replace_one::{
+    GroupPrivacyEpsilon, ReplaceOneEpsilon, replace_one_epsilon,
+    subsampled_gaussian_pld_epsilon_replace_one,
+};
 
 use loss::{Estimate, Laplace, LossLaw, Orientation, RandomizedResponse, SubsampledGaussian};
 
