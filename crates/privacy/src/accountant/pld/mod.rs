@@ -27,6 +27,8 @@
 //! composed on its own and the reported epsilon is the larger. The Laplace mechanism and
 //! randomized response have one law for both (their pairs are symmetric); for them
 //! add/remove and replace-one coincide once the sensitivity (or the two inputs) is stated.
+//! Replace-one for the subsampled Gaussian: [`replace_one`] (exact at `q = 1`, group privacy
+//! over the two orientations below).
 
 pub mod fft;
 pub mod loss;
