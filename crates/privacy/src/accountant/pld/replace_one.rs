@@ -34,7 +34,7 @@
 
 use super::PrivacyLossDistribution;
 use crate::error::PrivacyError;
-use crate::params::Delta;
+use crate::params::{Delta, SamplingRate};
 
 /// Number of splits of delta between the two legs that [`replace_one_epsilon`] tries.
 pub const SPLITS: usize = 64;
@@ -73,7 +73,7 @@ pub fn replace_one_epsilon(
             continue;
         };
         let d2 = (delta - d1) * (-eps_r).exp();
-        if !(d2 > 0.0) {
+        if d2.is_nan() || d2 <= 0.0 {
             continue;
         }
         let Ok((_, eps_a)) = pld.epsilons(d2) else {
@@ -154,7 +154,8 @@ pub fn subsampled_gaussian_pld_epsilon_replace_one(
     settings: super::PldSettings,
 ) -> Result<ReplaceOneEpsilon, PrivacyError> {
     Delta::positive(delta)?;
-    if q == 1.0 {
+    let q = SamplingRate::new(q)?.get();
+    if q >= 1.0 {
         let pld = PrivacyLossDistribution::gaussian(z / 2.0, settings)?.self_compose(steps)?;
         return Ok(ReplaceOneEpsilon::Gaussian {
             epsilon: pld.epsilon(delta)?,
