@@ -189,6 +189,20 @@ fn epsilon_of(
     })
 }
 
+/// Under replace-one only the PLD accountant has a bound: refuse the others up front.
+fn check_relation(args: &Args, which: &[Which]) -> anyhow::Result<()> {
+    if args.relation == Relation::ReplaceOne
+        && let Some(w) = which.iter().find(|w| **w != Which::Pld)
+    {
+        anyhow::bail!(
+            "the {} accountant has no replace-one bound for the Poisson-subsampled Gaussian; \
+             use --accountant pld (group privacy over the add/remove PLD)",
+            name(*w)
+        );
+    }
+    Ok(())
+}
+
 fn relation_label(r: Relation) -> &'static str {
     match r {
         Relation::AddRemove => "add/remove",
@@ -215,6 +229,7 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
     } else {
         vec![Which::RdpPaper, Which::Rdp]
     };
+    check_relation(args, &which)?;
     let (q, t, d) = (args.q, args.steps, args.delta);
     if !args.json {
         println!(
@@ -302,6 +317,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         vec![Which::RdpPaper, Which::Rdp, Which::Pld]
     };
+    check_relation(&args, &which)?;
     let z = args
         .noise_multiplier
         .context("--noise-multiplier (or --target-eps) is required")?;
