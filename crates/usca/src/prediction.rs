@@ -124,6 +124,9 @@ impl Mechanism for PredictionStage {
             self.bound.rule().label(),
             self.bound.sensitivity()
         );
+        // The sensitivity is derived for t-neighbours (one user's datum replaced; docs/usca.md),
+        // not for any pair within a sensitivity: the relation is replace-one.
+        c.relation = privacy::NeighbouringRelation::ReplaceOne;
         c.neighbouring = "learning data sets that differ in one user's (context, reward), \
                           rewards clipped to [-B, B], the same Z and c_{T+1}"
             .into();

@@ -158,8 +158,8 @@ fn replace_one_audit(
     Ok(o.value("claimed_epsilon", claimed))
 }
 
-/// The replace-one epsilon of the PLD accountant (group privacy over its add/remove legs) holds
-/// for the most distant replace-one pair and reaches [`MIN_PLD_TIGHTNESS`] of it.
+/// The replace-one epsilon of the PLD accountant (its dominating pair) holds for the most
+/// distant replace-one pair and reaches [`MIN_PLD_TIGHTNESS`] of it.
 pub(super) fn subsampled_replace_one(ctx: &Context) -> CheckResult {
     let r = privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one(
         0.25,
@@ -170,8 +170,8 @@ pub(super) fn subsampled_replace_one(ctx: &Context) -> CheckResult {
     )?;
     replace_one_audit(
         ctx,
-        r.epsilon(),
-        "the PLD accountant's replace-one epsilon",
+        r,
+        "the PLD accountant's replace-one epsilon (the dominating pair)",
         Expect::holds(Some(MIN_PLD_TIGHTNESS)),
         CheckKind::Audit,
     )

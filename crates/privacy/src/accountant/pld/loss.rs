@@ -166,6 +166,17 @@ pub(super) struct SubsampledGaussian {
 /// Above this exponent `e^s` is not formed (`e^709.78` overflows; issue 15, defect 1).
 const LOG_SPACE_FROM: f64 = 700.0;
 
+/// `ln((1-q) + q e^s)`, accurate in every range of `s`.
+fn log_one_minus_q_plus_q_exp(q: f64, s: f64) -> f64 {
+    if s <= 0.0 {
+        ((1.0 - q) + q * s.exp()).ln()
+    } else if s < LOG_SPACE_FROM {
+        (q * s.exp_m1()).ln_1p()
+    } else {
+        s + q.ln() + ((1.0 - q) / q * (-s).exp()).ln_1p()
+    }
+}
+
 impl SubsampledGaussian {
     pub(super) fn new(q: f64, z: f64, orientation: Orientation) -> Self {
         Self { q, z, orientation }
@@ -178,16 +189,8 @@ impl SubsampledGaussian {
         }
     }
 
-    /// `ln((1-q) + q e^s)`, accurate in every range of `s`.
     fn log_ratio(&self, s: f64) -> f64 {
-        let q = self.q;
-        if s <= 0.0 {
-            ((1.0 - q) + q * s.exp()).ln()
-        } else if s < LOG_SPACE_FROM {
-            (q * s.exp_m1()).ln_1p()
-        } else {
-            s + q.ln() + ((1.0 - q) / q * (-s).exp()).ln_1p()
-        }
+        log_one_minus_q_plus_q_exp(self.q, s)
     }
 
     fn loss_at(&self, x: f64) -> f64 {
@@ -258,28 +261,7 @@ impl SubsampledGaussian {
 
 impl LossLaw for SubsampledGaussian {
     fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError> {
-        // The smallest `hi` with P(L > hi) <= tail and the largest `lo` with P(L <= lo) <= tail,
-        // to within 1% (plus one bin): doubling, then bisection.
-        let search = |above: &dyn Fn(f64) -> bool, sign: f64| -> Result<f64, PrivacyError> {
-            let mut far = sign * 16.0 * h;
-            while above(far) {
-                far *= 2.0;
-                if far.abs() > 1e6 {
-                    return Err(PrivacyError::Calibration(
-                        "PLD: the loss tail does not decay".into(),
-                    ));
-                }
-            }
-            let mut near = far / 2.0;
-            while (far - near).abs() > 0.01 * far.abs() + h {
-                let mid = 0.5 * (near + far);
-                if above(mid) { near = mid } else { far = mid }
-            }
-            Ok(far)
-        };
-        let hi = search(&|l| self.cdf_sf(l).1 > tail, 1.0)?;
-        let lo = search(&|l| self.cdf_sf(l).0 > tail, -1.0)?;
-        Ok((lo, hi))
+        tail_range(&|l| self.cdf_sf(l), tail, h)
     }
 
     fn cdf(&self, l: f64) -> f64 {
@@ -320,20 +302,200 @@ impl LossLaw for SubsampledGaussian {
             let (p, q_mass) = self.masses_by_cdf(lo, hi);
             return (p, (p - a.exp() * q_mass).clamp(0.0, p));
         }
-        let pieces = ((hi - lo) / piece).ceil().max(1.0) as usize;
-        let width = (hi - lo) / pieces as f64;
-        let (mut p, mut excess) = (0.0, 0.0);
-        for i in 0..pieces {
-            let mid = lo + (i as f64 + 0.5) * width;
-            for (node, weight) in GL5 {
-                let x = mid + 0.5 * width * node;
-                let w = 0.5 * width * weight * self.density(x);
-                p += w;
-                excess += w * (-(a - self.loss_at(x)).exp_m1()).max(0.0);
+        gauss_legendre_bin(lo, hi, piece, a, &|x| self.density(x), &|x| self.loss_at(x))
+    }
+}
+
+/// The replace-one pair of the Poisson-subsampled Gaussian (sensitivity 1, noise `N(0, z^2)`,
+/// sampling rate `q`): one record's contribution `+1` replaced by `-1`,
+/// `P = (1-q) N(0, z^2) + q N(1, z^2)`, `Q = (1-q) N(0, z^2) + q N(-1, z^2)`, with loss
+/// `L(x) = ln((1-q) + q e^s1) - ln((1-q) + q e^s2)`, `s1 = (2x - 1)/(2 z^2)`,
+/// `s2 = (-2x - 1)/(2 z^2)`: increasing in `x` (`L'(x) = (w1 + w2)/z^2` with the weights
+/// `w_i = q e^s_i / ((1-q) + q e^s_i)` in `(0, 1)`) and odd (`L(-x) = -L(x)`), so both orders of
+/// the pair have this law. This pair dominates every replace-one pair of records of norm at
+/// most 1 in any dimension (`docs/privacy.md`, "Neighbouring relations").
+pub(super) struct SubsampledGaussianReplace {
+    pub(super) q: f64,
+    pub(super) z: f64,
+}
+
+impl SubsampledGaussianReplace {
+    fn part(&self, s: f64) -> f64 {
+        log_one_minus_q_plus_q_exp(self.q, s)
+    }
+
+    pub(super) fn loss_at(&self, x: f64) -> f64 {
+        let zz = 2.0 * self.z * self.z;
+        self.part((2.0 * x - 1.0) / zz) - self.part((-2.0 * x - 1.0) / zz)
+    }
+
+    /// `L'(x)`.
+    fn slope(&self, x: f64) -> f64 {
+        let (q, z) = (self.q, self.z);
+        let w = |s: f64| {
+            // q e^s / ((1-q) + q e^s) = 1 / (1 + (1-q)/q e^-s), stable for both signs of s
+            1.0 / (1.0 + (1.0 - q) / q * (-s).exp())
+        };
+        let zz = 2.0 * z * z;
+        (w((2.0 * x - 1.0) / zz) + w((-2.0 * x - 1.0) / zz)) / (z * z)
+    }
+
+    /// The `x` with `L(x) = l`: safeguarded Newton on a bracket that doubles outwards, to the
+    /// last bits (`L` is continuous and strictly increasing from `-inf` to `+inf`).
+    pub(super) fn x_of(&self, l: f64) -> f64 {
+        if l == 0.0 {
+            return 0.0;
+        }
+        let (mut lo, mut hi) = if l > 0.0 { (0.0, 1.0) } else { (-1.0, 0.0) };
+        while self.loss_at(hi) < l {
+            lo = hi;
+            hi *= 2.0;
+        }
+        while self.loss_at(lo) > l {
+            hi = lo;
+            lo *= 2.0;
+        }
+        let mut x = 0.5 * (lo + hi);
+        for _ in 0..200 {
+            let f = self.loss_at(x) - l;
+            if f > 0.0 {
+                hi = x;
+            } else if f < 0.0 {
+                lo = x;
+            } else {
+                return x;
+            }
+            let newton = x - f / self.slope(x);
+            let next = if newton > lo && newton < hi {
+                newton
+            } else {
+                0.5 * (lo + hi)
+            };
+            if next == x || hi - lo <= 4.0 * f64::EPSILON * x.abs().max(1e-300) {
+                return next;
+            }
+            x = next;
+        }
+        x
+    }
+
+    /// `(P(L <= l), P(L > l))`, each computed directly.
+    fn cdf_sf(&self, l: f64) -> (f64, f64) {
+        let (q, z) = (self.q, self.z);
+        let x = self.x_of(l);
+        (
+            (1.0 - q) * normal_cdf(x / z) + q * normal_cdf((x - 1.0) / z),
+            (1.0 - q) * normal_sf(x / z) + q * normal_sf((x - 1.0) / z),
+        )
+    }
+
+    fn density(&self, x: f64) -> f64 {
+        let (q, z) = (self.q, self.z);
+        ((1.0 - q) * normal_pdf(x / z) + q * normal_pdf((x - 1.0) / z)) / z
+    }
+
+    /// `(mass of P, mass of Q)` on `(lo, hi]` in `x`, from the normal CDF.
+    fn masses_by_cdf(&self, lo: f64, hi: f64) -> (f64, f64) {
+        let (q, z) = (self.q, self.z);
+        let span = |shift: f64| {
+            let (a, b) = ((lo - shift) / z, (hi - shift) / z);
+            if b <= 0.0 {
+                normal_cdf(b) - normal_cdf(a)
+            } else {
+                normal_sf(a) - normal_sf(b)
+            }
+            .max(0.0)
+        };
+        let n0 = span(0.0);
+        (
+            (1.0 - q) * n0 + q * span(1.0),
+            (1.0 - q) * n0 + q * span(-1.0),
+        )
+    }
+}
+
+impl LossLaw for SubsampledGaussianReplace {
+    fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError> {
+        tail_range(&|l| self.cdf_sf(l), tail, h)
+    }
+
+    fn cdf(&self, l: f64) -> f64 {
+        self.cdf_sf(l).0
+    }
+
+    fn sf(&self, l: f64) -> f64 {
+        self.cdf_sf(l).1
+    }
+
+    fn bin(&self, a: f64, b: f64) -> (f64, f64) {
+        let (lo, hi) = (self.x_of(a), self.x_of(b));
+        if hi <= lo {
+            return (0.0, 0.0);
+        }
+        let z = self.z;
+        let reach = lo.abs().max(hi.abs()) + 1.0;
+        let piece = z / (16.0 * (1.0 + reach / z));
+        if hi - lo > 64.0 * z {
+            let (p, q_mass) = self.masses_by_cdf(lo, hi);
+            return (p, (p - a.exp() * q_mass).clamp(0.0, p));
+        }
+        gauss_legendre_bin(lo, hi, piece, a, &|x| self.density(x), &|x| self.loss_at(x))
+    }
+}
+
+/// `(P(a < L <= b), E_P[1 - e^(a - L); a < L <= b])` over `x` in `(lo, hi]` by 5-point
+/// Gauss-Legendre on pieces at most `piece` wide, for a density and a loss of `x`.
+fn gauss_legendre_bin(
+    lo: f64,
+    hi: f64,
+    piece: f64,
+    a: f64,
+    density: &dyn Fn(f64) -> f64,
+    loss: &dyn Fn(f64) -> f64,
+) -> (f64, f64) {
+    let pieces = ((hi - lo) / piece).ceil().max(1.0) as usize;
+    let width = (hi - lo) / pieces as f64;
+    let (mut p, mut excess) = (0.0, 0.0);
+    for i in 0..pieces {
+        let mid = lo + (i as f64 + 0.5) * width;
+        for (node, weight) in GL5 {
+            let x = mid + 0.5 * width * node;
+            let w = 0.5 * width * weight * density(x);
+            p += w;
+            excess += w * (-(a - loss(x)).exp_m1()).max(0.0);
+        }
+    }
+    (p, excess.min(p))
+}
+
+/// The smallest `hi` with `P(L > hi) <= tail` and the largest `lo` with `P(L <= lo) <= tail`,
+/// to within 1% (plus one bin), for a law given by `cdf_sf(l) = (P(L <= l), P(L > l))`:
+/// doubling, then bisection.
+fn tail_range(
+    cdf_sf: &dyn Fn(f64) -> (f64, f64),
+    tail: f64,
+    h: f64,
+) -> Result<(f64, f64), PrivacyError> {
+    let search = |above: &dyn Fn(f64) -> bool, sign: f64| -> Result<f64, PrivacyError> {
+        let mut far = sign * 16.0 * h;
+        while above(far) {
+            far *= 2.0;
+            if far.abs() > 1e6 {
+                return Err(PrivacyError::Calibration(
+                    "PLD: the loss tail does not decay".into(),
+                ));
             }
         }
-        (p, excess.min(p))
-    }
+        let mut near = far / 2.0;
+        while (far - near).abs() > 0.01 * far.abs() + h {
+            let mid = 0.5 * (near + far);
+            if above(mid) { near = mid } else { far = mid }
+        }
+        Ok(far)
+    };
+    let hi = search(&|l| cdf_sf(l).1 > tail, 1.0)?;
+    let lo = search(&|l| cdf_sf(l).0 > tail, -1.0)?;
+    Ok((lo, hi))
 }
 
 /// Point masses of a loss law: `(loss, P-mass)`.

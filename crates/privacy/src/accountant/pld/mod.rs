@@ -27,8 +27,8 @@
 //! composed on its own and the reported epsilon is the larger. The Laplace mechanism and
 //! randomized response have one law for both (their pairs are symmetric); for them
 //! add/remove and replace-one coincide once the sensitivity (or the two inputs) is stated.
-//! Replace-one for the subsampled Gaussian: [`replace_one`] (exact at `q = 1`, group privacy
-//! over the two orientations below).
+//! Replace-one for the subsampled Gaussian: [`replace_one`] (a dominating pair, with its proof;
+//! group privacy over the two orientations below as an independent route).
 
 pub mod fft;
 pub mod loss;
@@ -39,11 +39,13 @@ pub mod replace_one;
 pub use pmf::Pmf;
 pub use reference::REFERENCE_SETTINGS;
 pub use replace_one::{
-    GroupPrivacyEpsilon, ReplaceOneEpsilon, replace_one_epsilon,
-    subsampled_gaussian_pld_epsilon_replace_one,
+    GroupPrivacyEpsilon, replace_one_epsilon, subsampled_gaussian_pld_epsilon_replace_one,
 };
 
-use loss::{Estimate, Laplace, LossLaw, Orientation, RandomizedResponse, SubsampledGaussian};
+use loss::{
+    Estimate, Laplace, LossLaw, Orientation, RandomizedResponse, SubsampledGaussian,
+    SubsampledGaussianReplace,
+};
 
 use crate::error::PrivacyError;
 use crate::params::{Delta, NoiseMultiplier, SamplingRate};
@@ -125,6 +127,26 @@ impl PrivacyLossDistribution {
         // q = 1: the Gaussian mechanism, whose two orientations have the same law.
         let add = (q < 1.0).then(|| SubsampledGaussian::new(q, z, Orientation::Add));
         Self::of(&remove, add.as_ref(), settings, estimate)
+    }
+
+    /// One release of the Poisson-subsampled Gaussian mechanism under the *replace-one*
+    /// relation: the dominating pair `((1-q) N(0, z^2) + q N(1, z^2), (1-q) N(0, z^2) +
+    /// q N(-1, z^2))` (one record's contribution `+1` replaced by `-1`; `z` is the noise
+    /// standard deviation over the largest norm of one record's contribution, the add/remove
+    /// sensitivity). The pair is symmetric, so one law serves both orders. Why it dominates
+    /// every replace-one pair: [`replace_one`] and `docs/privacy.md`.
+    ///
+    /// # Errors
+    /// As [`Self::subsampled_gaussian`].
+    pub fn subsampled_gaussian_replace_one(
+        q: f64,
+        z: f64,
+        settings: PldSettings,
+    ) -> Result<Self, PrivacyError> {
+        let q = SamplingRate::new(q)?.get();
+        let z = NoiseMultiplier::new(z)?.get();
+        let law = SubsampledGaussianReplace { q, z };
+        Self::of(&law, None, settings, Estimate::Upper)
     }
 
     /// One release of the Poisson-subsampled Gaussian mechanism: sampling rate `q`, noise
