@@ -371,7 +371,8 @@ impl SubsampledGaussianReplace {
             } else {
                 0.5 * (lo + hi)
             };
-            if next == x || hi - lo <= 4.0 * f64::EPSILON * x.abs().max(1e-300) {
+            if next.to_bits() == x.to_bits() || hi - lo <= 4.0 * f64::EPSILON * x.abs().max(1e-300)
+            {
                 return next;
             }
             x = next;
