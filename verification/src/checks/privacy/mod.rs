@@ -38,6 +38,10 @@ pub fn checks() -> Vec<Check> {
             pld_reference::pld_reference,
         ),
         Check::new(
+            "privacy/accountant/pld-replace-one-reference",
+            pld_reference::pld_replace_one_reference,
+        ),
+        Check::new(
             "privacy/control/pld-buckets-as-bound",
             pld_reference::control_buckets_as_bound,
         ),

@@ -1,10 +1,15 @@
 //! The PLD accountant against external references (issue 15): dp_accounting 0.6.0 on the twelve
-//! reference settings and the exact Gaussian epsilon, with a positive control (the privacy
-//! buckets' lower-end rounding, presented as a bound, falls below the exact value).
+//! reference settings and the exact Gaussian epsilon, under add/remove and under replace-one,
+//! with a positive control (the privacy buckets' lower-end rounding, presented as a bound,
+//! falls below the exact value).
 
 use crate::check::{CheckResult, Context, Outcome, verdict};
 use crate::report::CheckKind;
-use privacy::accountant::pld::reference::{DP_ACCOUNTING, EXACT_GAUSSIAN, REFERENCE_SETTINGS};
+use privacy::accountant::pld::reference::{
+    DP_ACCOUNTING, DP_ACCOUNTING_REPLACE_ONE, EXACT_GAUSSIAN, EXACT_GAUSSIAN_REPLACE_ONE,
+    REFERENCE_SETTINGS,
+};
+use privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one;
 use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
 use serde_json::json;
 
@@ -91,4 +96,58 @@ pub(super) fn control_buckets_as_bound(_ctx: &Context) -> CheckResult {
         lines.join("; "),
         verdict(caught),
     ))
+}
+
+/// The replace-one accountant (the dominating pair) on the twelve settings against
+/// dp_accounting 0.6.0's `REPLACE_ONE` (the same pair, the same construction), and at `q = 1`
+/// against the exact Gaussian at twice the sensitivity.
+pub(super) fn pld_replace_one_reference(_ctx: &Context) -> CheckResult {
+    let mut rows = Vec::new();
+    let mut ok = true;
+    let mut worst: f64 = 0.0;
+    for (i, ((q, z, t, d), reference)) in REFERENCE_SETTINGS
+        .into_iter()
+        .zip(DP_ACCOUNTING_REPLACE_ONE)
+        .enumerate()
+    {
+        let eps = subsampled_gaussian_pld_epsilon_replace_one(q, z, t, d, PldSettings::default())?;
+        let rel = (eps - reference) / reference;
+        let good = (-BELOW..=TOLERANCE).contains(&rel);
+        ok &= good;
+        worst = worst.max(rel.abs());
+        rows.push(
+            json!({"setting": i + 1, "q": q, "z": z, "steps": t, "delta": d,
+            "replace_one": eps, "dp_accounting_replace_one": reference,
+            "relative_difference": rel, "pass": good}),
+        );
+    }
+    let mut exact_rows = Vec::new();
+    for (z, t, d, exact) in EXACT_GAUSSIAN_REPLACE_ONE {
+        let eps =
+            subsampled_gaussian_pld_epsilon_replace_one(1.0, z, t, d, PldSettings::default())?;
+        let good = eps >= exact && eps - exact <= 1e-3;
+        ok &= good;
+        exact_rows.push(json!({"z": z, "steps": t, "delta": d, "exact": exact,
+            "replace_one": eps, "excess": eps - exact, "pass": good}));
+    }
+    Ok(Outcome::new(
+        CheckKind::Accuracy,
+        "replace-one PLD accountant (bin width 1e-4) on the twelve reference settings",
+        "every epsilon at most 0.5% above dp_accounting 0.6.0's REPLACE_ONE value and at most 1e-6 \
+         below it (the same pair and construction), and at q = 1 above the exact Gaussian epsilon \
+         at twice the sensitivity (mpmath) by at most 1e-3",
+        format!(
+            "largest relative difference from dp_accounting {worst:.1e}; exact-Gaussian \
+             excesses {}",
+            exact_rows
+                .iter()
+                .map(|r| format!("{:.1e}", r["excess"].as_f64().unwrap_or(f64::NAN)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        verdict(ok),
+    )
+    .value("rows", rows)
+    .value("exact_gaussian", exact_rows)
+    .value("worst_relative_difference", worst))
 }

@@ -51,3 +51,31 @@ pub const EXACT_GAUSSIAN: [(f64, u64, f64, f64); 2] = [
     (2.0, 100, 1e-5, 33.103_732_335_922_465),
     (5.0, 1, 1e-8, 1.021_170_615_023_509_7),
 ];
+
+/// dp_accounting 0.6.0's pessimistic epsilons on [`REFERENCE_SETTINGS`] under the replace-one
+/// relation: `from_gaussian_mechanism(standard_deviation = z, sensitivity = 1, sampling_prob =
+/// q, value_discretization_interval = 1e-4, neighboring_relation = REPLACE_ONE)`,
+/// `self_compose(T)`, `get_epsilon_for_delta(delta)`: the connect-the-dots PLD of the pair
+/// `((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`, the pair our replace-one accountant uses.
+/// Run on 2026-11-24.
+pub const DP_ACCOUNTING_REPLACE_ONE: [f64; 12] = [
+    1.150_434_601_238_637_5,
+    2.843_445_811_703_821,
+    10.966_571_830_080_92,
+    17.685_143_610_045_213,
+    13.878_891_272_472_96,
+    308.822_677_754_149_94,
+    20.785_729_797_237_79,
+    91.817_289_816_652_48,
+    2.131_016_694_687_379,
+    6.121_074_249_484_295,
+    6.680_900_111_419_75,
+    5.800_604_334_638_514,
+];
+
+/// `(z, T, delta, exact epsilon)` of the replace-one Gaussian mechanism (`q = 1`, the settings
+/// S8 and S9): the Gaussian at sensitivity 2, `mu = 2 sqrt(T)/z` (mpmath, 40 digits).
+pub const EXACT_GAUSSIAN_REPLACE_ONE: [(f64, u64, f64, f64); 2] = [
+    (2.0, 100, 1e-5, 91.817_289_624_663_745),
+    (5.0, 1, 1e-8, 2.131_016_677_771_938_8),
+];
