@@ -74,8 +74,9 @@ pub const DP_ACCOUNTING_REPLACE_ONE: [f64; 12] = [
 ];
 
 /// `(z, T, delta, exact epsilon)` of the replace-one Gaussian mechanism (`q = 1`, the settings
-/// S8 and S9): the Gaussian at sensitivity 2, `mu = 2 sqrt(T)/z` (mpmath, 40 digits).
+/// S8 and S9): the Gaussian at sensitivity 2, `mu = 2 sqrt(T)/z` (mpmath, 40 digits), as the
+/// nearest doubles.
 pub const EXACT_GAUSSIAN_REPLACE_ONE: [(f64, u64, f64, f64); 2] = [
-    (2.0, 100, 1e-5, 91.817_289_624_663_745),
-    (5.0, 1, 1e-8, 2.131_016_677_771_938_8),
+    (2.0, 100, 1e-5, 91.817_289_624_663_74),
+    (5.0, 1, 1e-8, 2.131_016_677_771_939),
 ];
