@@ -23,8 +23,8 @@
 //! # Floating point
 //! For the Gaussian laws' narrow bins, `P(B_j)` and `X_j = int_{B_j} (-expm1(l_j - L(x))) dP(x)`
 //! come from stable integrands by 5-point Gauss-Legendre on pieces at most `z/16` wide in `x`
-//! (relative error far below `1e-15`). For bins wider than `64 z` in `x` (near the infimum of
-//! the loss, where `L` is flat) `P(B_j)` comes from the normal CDF and `X_j` as the difference
+//! (relative error far below `1e-15`). For bins wider than `64 z` in `x` (where `L` is flat:
+//! near the infimum of the add/remove laws' loss, around `L = 0` for the replace-one pair) `P(B_j)` comes from the normal CDF and `X_j` as the difference
 //! `P(B_j) - e^(l_j) Q(B_j)`, as in the Laplace law's closed form; such a difference has an
 //! error of about `u / h` of the excess, so every bin's upper share is raised by
 //! [`SPLIT_MARGIN`] of its mass (moving mass up dominates), which covers it for every accepted
@@ -168,7 +168,10 @@ const LOG_SPACE_FROM: f64 = 700.0;
 
 /// `ln((1-q) + q e^s)`, accurate in every range of `s`.
 fn log_one_minus_q_plus_q_exp(q: f64, s: f64) -> f64 {
-    if s <= 0.0 {
+    if q >= 1.0 {
+        // ln(e^s) = s, also where e^s would underflow (s < -745; review of issue 15)
+        s
+    } else if s <= 0.0 {
         ((1.0 - q) + q * s.exp()).ln()
     } else if s < LOG_SPACE_FROM {
         (q * s.exp_m1()).ln_1p()
@@ -324,24 +327,44 @@ impl SubsampledGaussianReplace {
         log_one_minus_q_plus_q_exp(self.q, s)
     }
 
+    /// `L(x)`, odd in `x`. With `t = 2|x|/z^2 = s1 - s2` and `D = (1-q) + q e^s2`,
+    /// `L(|x|) = ln(1 + q e^s2 expm1(t) / D)`, evaluated in log space (no cancellation near
+    /// `L = 0`, no underflow of `e^s2` for small `z`); for `t >= 700` (where `expm1` would
+    /// overflow and `L` is large) as the difference of the two logarithms.
     pub(super) fn loss_at(&self, x: f64) -> f64 {
-        let zz = 2.0 * self.z * self.z;
-        self.part((2.0 * x - 1.0) / zz) - self.part((-2.0 * x - 1.0) / zz)
+        let (q, zz) = (self.q, self.z * self.z);
+        let ax = x.abs();
+        let t = 2.0 * ax / zz;
+        let s2 = (-2.0 * ax - 1.0) / (2.0 * zz);
+        let l = if t < LOG_SPACE_FROM {
+            // grouped so that the large s2 cancels first (exactly at q = 1)
+            let log_ratio = (q.ln() + t.exp_m1().ln()) + (s2 - self.part(s2));
+            log_ratio.exp().ln_1p()
+        } else {
+            self.part((2.0 * ax - 1.0) / (2.0 * zz)) - self.part(s2)
+        };
+        l.copysign(x)
     }
 
     /// `L'(x)`.
     fn slope(&self, x: f64) -> f64 {
         let (q, z) = (self.q, self.z);
         let w = |s: f64| {
-            // q e^s / ((1-q) + q e^s) = 1 / (1 + (1-q)/q e^-s), stable for both signs of s
-            1.0 / (1.0 + (1.0 - q) / q * (-s).exp())
+            // q e^s / ((1-q) + q e^s) = 1 / (1 + (1-q)/q e^-s); 1 at q = 1 (where the product
+            // would be 0 * inf)
+            if q >= 1.0 {
+                1.0
+            } else {
+                1.0 / (1.0 + (1.0 - q) / q * (-s).exp())
+            }
         };
         let zz = 2.0 * z * z;
         (w((2.0 * x - 1.0) / zz) + w((-2.0 * x - 1.0) / zz)) / (z * z)
     }
 
-    /// The `x` with `L(x) = l`: safeguarded Newton on a bracket that doubles outwards, to the
-    /// last bits (`L` is continuous and strictly increasing from `-inf` to `+inf`).
+    /// The `x` with `L(x) = l`: safeguarded Newton on a bracket that doubles outwards (`L` is
+    /// continuous and strictly increasing from `-inf` to `+inf`), with a bisection step whenever
+    /// the bracket has not halved, until it is a few ulps wide (so `x` is as accurate as `L`).
     pub(super) fn x_of(&self, l: f64) -> f64 {
         if l == 0.0 {
             return 0.0;
@@ -356,6 +379,7 @@ impl SubsampledGaussianReplace {
             lo *= 2.0;
         }
         let mut x = 0.5 * (lo + hi);
+        let mut width = hi - lo;
         for _ in 0..200 {
             let f = self.loss_at(x) - l;
             if f > 0.0 {
@@ -366,7 +390,9 @@ impl SubsampledGaussianReplace {
                 return x;
             }
             let newton = x - f / self.slope(x);
-            let next = if newton > lo && newton < hi {
+            let halved = hi - lo <= 0.5 * width;
+            width = hi - lo;
+            let next = if newton > lo && newton < hi && halved {
                 newton
             } else {
                 0.5 * (lo + hi)

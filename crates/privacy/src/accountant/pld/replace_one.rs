@@ -202,6 +202,54 @@ mod tests {
         }
     }
 
+    /// The loss in log space: exact at q = 1 (`2x/z^2`) even where `e^s2` underflows (small
+    /// `z`, review of issue 15), and accurate near `L = 0` (the slope at 0 times `x`).
+    #[test]
+    fn the_pair_loss_is_accurate_at_q_one_small_z_and_near_zero() {
+        for z in [0.02f64, 0.03, 0.05, 1.0] {
+            let law = SubsampledGaussianReplace { q: 1.0, z };
+            for x in [1e-12f64, 0.3, 1.35, 1.363, 5.0, -2.0] {
+                let exact = 2.0 * x / (z * z);
+                let l = law.loss_at(x);
+                assert!(
+                    (l - exact).abs() <= 1e-13 * exact.abs(),
+                    "z={z} x={x}: {l} vs {exact}"
+                );
+                let back = law.x_of(exact);
+                assert!(
+                    (back - x).abs() <= 1e-13 * x.abs(),
+                    "z={z} x={x}: x_of {back}"
+                );
+            }
+        }
+        for (q, z) in [(0.5, 1.0), (0.01, 0.3), (0.9, 3.0)] {
+            let law = SubsampledGaussianReplace { q, z };
+            let w = 1.0 / (1.0 + (1.0 - q) / q * (1.0 / (2.0 * z * z)).exp());
+            let slope0 = 2.0 * w / (z * z);
+            for x in [1e-12f64, -3e-11] {
+                let l = law.loss_at(x);
+                assert!(
+                    (l - slope0 * x).abs() <= 1e-12 * (slope0 * x).abs(),
+                    "q={q}: {l}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn at_q_one_and_small_z_the_pair_is_the_exact_gaussian() {
+        let coarse = PldSettings {
+            bin_width: 1e-2,
+            tail_mass: 1e-15,
+        };
+        // z = 0.05: e^s2 underflows on the upper grid (s2 < -745 for x > 1.36)
+        for z in [0.05, 0.055] {
+            let exact = gaussian_epsilon(z, 2.0, 1e-5).unwrap();
+            let e = subsampled_gaussian_pld_epsilon_replace_one(1.0, z, 1, 1e-5, coarse).unwrap();
+            assert!(e >= exact && e <= exact + 0.05, "z={z}: {e} vs {exact}");
+        }
+    }
+
     /// At q = 1 the pair is the Gaussian mechanism at sensitivity 2, whose exact epsilon is
     /// Balle & Wang's; group privacy lies above it.
     #[test]
