@@ -104,6 +104,9 @@ pub(super) fn subsampled_four(ctx: &Context) -> CheckResult {
     subsampled(ctx, 4)
 }
 
+/// `(q, z)` of the replace-one audit and its control.
+const REPLACE_ONE_SETTING: (f64, f64) = (0.25, 1.0);
+
 /// Replace-one: the target's vector `+1` replaced by `-1` (the most distant admissible record,
 /// `S = 1`), one step at `(q, z) = (0.25, 1)`. `claimed`: the epsilon claimed at
 /// [`AUDIT_DELTA`] under replace-one; `expect`: whether the claim must hold (with the
@@ -115,7 +118,7 @@ fn replace_one_audit(
     expect: Expect,
     kind: CheckKind,
 ) -> CheckResult {
-    let (q, z) = (0.25, 1.0);
+    let (q, z) = REPLACE_ONE_SETTING;
     let m = SubsampledGaussian::new(q, 1.0, z)?;
     let delta = AUDIT_DELTA;
     let claim = PrivacyClaim::new(
@@ -161,9 +164,10 @@ fn replace_one_audit(
 /// The replace-one epsilon of the PLD accountant (its dominating pair) holds for the most
 /// distant replace-one pair and reaches [`MIN_PLD_TIGHTNESS`] of it.
 pub(super) fn subsampled_replace_one(ctx: &Context) -> CheckResult {
+    let (q, z) = REPLACE_ONE_SETTING;
     let r = privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one(
-        0.25,
-        1.0,
+        q,
+        z,
         1,
         AUDIT_DELTA,
         Default::default(),
@@ -180,9 +184,10 @@ pub(super) fn subsampled_replace_one(ctx: &Context) -> CheckResult {
 /// Positive control: the add/remove epsilon claimed for a replace-one pair (the relation
 /// mixed up) is flagged.
 pub(super) fn control_add_remove_epsilon_for_replace_one(ctx: &Context) -> CheckResult {
+    let (q, z) = REPLACE_ONE_SETTING;
     let ar = privacy::accountant::pld::subsampled_gaussian_pld_epsilon(
-        0.25,
-        1.0,
+        q,
+        z,
         1,
         AUDIT_DELTA,
         Default::default(),

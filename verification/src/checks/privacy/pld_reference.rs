@@ -61,11 +61,7 @@ pub(super) fn pld_reference(_ctx: &Context) -> CheckResult {
         format!(
             "largest relative difference from dp_accounting {worst:.1e}; exact-Gaussian \
              excesses {}",
-            exact_rows
-                .iter()
-                .map(|r| format!("{:.1e}", r["excess"].as_f64().unwrap_or(f64::NAN)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            excesses(&exact_rows)
         ),
         verdict(ok),
     )
@@ -139,15 +135,19 @@ pub(super) fn pld_replace_one_reference(_ctx: &Context) -> CheckResult {
         format!(
             "largest relative difference from dp_accounting {worst:.1e}; exact-Gaussian \
              excesses {}",
-            exact_rows
-                .iter()
-                .map(|r| format!("{:.1e}", r["excess"].as_f64().unwrap_or(f64::NAN)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            excesses(&exact_rows)
         ),
         verdict(ok),
     )
     .value("rows", rows)
     .value("exact_gaussian", exact_rows)
     .value("worst_relative_difference", worst))
+}
+
+/// The `excess` of each exact-Gaussian row, formatted for the report.
+fn excesses(rows: &[serde_json::Value]) -> String {
+    rows.iter()
+        .map(|r| format!("{:.1e}", r["excess"].as_f64().unwrap_or(f64::NAN)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -64,8 +64,11 @@ pub(super) enum Estimate {
 
 /// One mechanism's privacy loss `L` under `P`, for one orientation of its dominating pair.
 pub(super) trait LossLaw {
-    /// `(lo, hi)` with `P(L <= lo) <= tail` and `P(L > hi) <= tail` (or the loss's bounds).
-    fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError>;
+    /// `(lo, hi)` with `P(L <= lo) <= tail` and `P(L > hi) <= tail` (or the loss's bounds);
+    /// by default searched from [`Self::cdf`] and [`Self::sf`] ([`tail_range`]).
+    fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError> {
+        tail_range(&|l| (self.cdf(l), self.sf(l)), tail, h)
+    }
     /// `P(L <= l)`.
     fn cdf(&self, l: f64) -> f64;
     /// `P(L > l)`.
@@ -166,6 +169,17 @@ pub(super) struct SubsampledGaussian {
 /// Above this exponent `e^s` is not formed (`e^709.78` overflows; issue 15, defect 1).
 const LOG_SPACE_FROM: f64 = 700.0;
 
+/// The mass of `N(shift, z^2)` on `(lo, hi]`, from the side of the CDF without cancellation.
+fn normal_span(lo: f64, hi: f64, shift: f64, z: f64) -> f64 {
+    let (a, b) = ((lo - shift) / z, (hi - shift) / z);
+    if b <= 0.0 {
+        normal_cdf(b) - normal_cdf(a)
+    } else {
+        normal_sf(a) - normal_sf(b)
+    }
+    .max(0.0)
+}
+
 /// `ln((1-q) + q e^s)`, accurate in every range of `s`.
 fn log_one_minus_q_plus_q_exp(q: f64, s: f64) -> f64 {
     if q >= 1.0 {
@@ -245,15 +259,7 @@ impl SubsampledGaussian {
     /// `(mass of P, mass of Q)` on `(lo, hi]` in `x`, from the normal CDF.
     fn masses_by_cdf(&self, lo: f64, hi: f64) -> (f64, f64) {
         let (q, z) = (self.q, self.z);
-        let span = |shift: f64| {
-            let (a, b) = ((lo - shift) / z, (hi - shift) / z);
-            if b <= 0.0 {
-                normal_cdf(b) - normal_cdf(a)
-            } else {
-                normal_sf(a) - normal_sf(b)
-            }
-        };
-        let (n0, n1) = (span(0.0).max(0.0), span(1.0).max(0.0));
+        let (n0, n1) = (normal_span(lo, hi, 0.0, z), normal_span(lo, hi, 1.0, z));
         let mixture = (1.0 - q) * n0 + q * n1;
         match self.orientation {
             Orientation::Remove => (mixture, n0),
@@ -263,10 +269,6 @@ impl SubsampledGaussian {
 }
 
 impl LossLaw for SubsampledGaussian {
-    fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError> {
-        tail_range(&|l| self.cdf_sf(l), tail, h)
-    }
-
     fn cdf(&self, l: f64) -> f64 {
         self.cdf_sf(l).0
     }
@@ -424,15 +426,7 @@ impl SubsampledGaussianReplace {
     /// `(mass of P, mass of Q)` on `(lo, hi]` in `x`, from the normal CDF.
     fn masses_by_cdf(&self, lo: f64, hi: f64) -> (f64, f64) {
         let (q, z) = (self.q, self.z);
-        let span = |shift: f64| {
-            let (a, b) = ((lo - shift) / z, (hi - shift) / z);
-            if b <= 0.0 {
-                normal_cdf(b) - normal_cdf(a)
-            } else {
-                normal_sf(a) - normal_sf(b)
-            }
-            .max(0.0)
-        };
+        let span = |shift: f64| normal_span(lo, hi, shift, z);
         let n0 = span(0.0);
         (
             (1.0 - q) * n0 + q * span(1.0),
@@ -442,10 +436,6 @@ impl SubsampledGaussianReplace {
 }
 
 impl LossLaw for SubsampledGaussianReplace {
-    fn range(&self, tail: f64, h: f64) -> Result<(f64, f64), PrivacyError> {
-        tail_range(&|l| self.cdf_sf(l), tail, h)
-    }
-
     fn cdf(&self, l: f64) -> f64 {
         self.cdf_sf(l).0
     }
