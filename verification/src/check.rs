@@ -10,9 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
-use crate::report::{CheckKind, CheckRecord, Report, Verdict};
+use crate::outcome::{CheckKind, Outcome, Verdict};
+use crate::report::{CheckRecord, Report};
 
 /// How much effort a verify run spends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,85 +126,6 @@ impl Context {
         let abs = self.out_dir.join(&rel);
         (rel, abs)
     }
-}
-
-/// What a check returns; the runner adds the id and the time.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The kind of evidence.
-    pub kind: CheckKind,
-    /// What is checked (a function, mechanism or algorithm with its parameters).
-    pub subject: String,
-    /// What must hold, in words with the numbers.
-    pub claim: String,
-    /// What was measured, in words with the numbers.
-    pub measured: String,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// Machine-readable numbers behind `claim` and `measured` (names are self-explanatory).
-    pub values: serde_json::Map<String, serde_json::Value>,
-    /// Probability that this check fails although the claim holds (statistical checks only).
-    pub false_alarm_probability: Option<f64>,
-    /// The privacy audit's fields (claim, eps_lower, mu_lower, confidence, samples, event,
-    /// tightness, smallest detectable violation), for audits and their controls.
-    pub audit: Option<serde_json::Value>,
-    /// Plots, relative to the report's folder.
-    pub plots: Vec<String>,
-}
-
-impl Outcome {
-    /// An outcome with the given texts and verdict and nothing else.
-    pub fn new(
-        kind: CheckKind,
-        subject: impl Into<String>,
-        claim: impl Into<String>,
-        measured: impl Into<String>,
-        verdict: Verdict,
-    ) -> Self {
-        Self {
-            kind,
-            subject: subject.into(),
-            claim: claim.into(),
-            measured: measured.into(),
-            verdict,
-            values: serde_json::Map::new(),
-            false_alarm_probability: None,
-            audit: None,
-            plots: Vec::new(),
-        }
-    }
-
-    /// Add a machine-readable value.
-    pub fn value(mut self, name: &str, v: impl serde::Serialize) -> Self {
-        self.values.insert(
-            name.to_string(),
-            serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
-        );
-        self
-    }
-
-    /// State the false-alarm probability.
-    pub fn false_alarm(mut self, p: f64) -> Self {
-        self.false_alarm_probability = Some(p);
-        self
-    }
-
-    /// Attach audit fields.
-    pub fn audit(mut self, a: serde_json::Value) -> Self {
-        self.audit = Some(a);
-        self
-    }
-
-    /// Attach a plot.
-    pub fn plot(mut self, path: impl Into<String>) -> Self {
-        self.plots.push(path.into());
-        self
-    }
-}
-
-/// `pass` when `ok`, else `fail`.
-pub fn verdict(ok: bool) -> Verdict {
-    if ok { Verdict::Pass } else { Verdict::Fail }
 }
 
 /// Why a check could not produce an outcome: the error of the library call that failed (its

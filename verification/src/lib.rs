@@ -2,16 +2,15 @@
 
 pub mod audit;
 pub mod check;
-pub mod checks;
 pub mod fixtures;
+pub mod outcome;
 pub mod plot;
 pub mod report;
 pub mod scaling;
-pub mod shared;
 pub mod stats;
 
 pub use check::{
-    Check, CheckError, CheckResult, Context, Mode, Outcome, Progress, Settings, run_check,
-    run_checks, verdict,
+    Check, CheckError, CheckResult, Context, Mode, Progress, Settings, run_check, run_checks,
 };
-pub use report::{CheckKind, CheckRecord, Report, Verdict};
+pub use outcome::{AuditSection, AuditSummary, CheckKind, Outcome, Verdict, verdict};
+pub use report::{CheckRecord, Report};

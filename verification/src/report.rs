@@ -8,59 +8,10 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Outcome;
+use crate::outcome::{AuditSummary, Outcome, TightnessOf, Verdict};
 
 /// Version of the report's JSON schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
-
-/// The outcome of a check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// The claim holds (within the stated statistics).
-    Pass,
-    /// The claim is violated (or the check could not run: the record says why).
-    Fail,
-    /// The evidence is not strong enough either way.
-    Inconclusive,
-}
-
-impl std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Pass => "pass",
-            Self::Fail => "fail",
-            Self::Inconclusive => "inconclusive",
-        })
-    }
-}
-
-/// What kind of evidence a check produces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum CheckKind {
-    /// A deterministic numerical accuracy check against a bound or a reference.
-    Accuracy,
-    /// A fitted rate of convergence (error vs size).
-    Convergence,
-    /// A deterministic property (identity, invariance, error on bad input).
-    Property,
-    /// A statistical test of a sampler's distribution.
-    Distribution,
-    /// A privacy audit of a correct mechanism or algorithm (must pass).
-    Audit,
-    /// A deliberately broken variant the check must flag (passes when flagged).
-    PositiveControl,
-    /// A correct variant the check must not flag (passes when not flagged).
-    NegativeControl,
-    /// A regret-scaling check against a proven exponent.
-    Scaling,
-    /// Reproduction of numbers published in a paper.
-    Reproduction,
-    /// A sanity check of an environment, data set or run.
-    Sanity,
-}
 
 /// One check's record in the report: the id, the outcome the check returned and the time.
 /// In JSON the outcome's fields stand beside the id (flattened), as in schema version 1.
@@ -184,8 +135,7 @@ impl Report {
                 .outcome
                 .audit
                 .as_ref()
-                .and_then(|a| a.get("tightness"))
-                .and_then(serde_json::Value::as_f64)
+                .and_then(|a| a.tightness())
                 .map(|t| format!("{t:.3}"))
                 .unwrap_or_default();
             let _ = writeln!(
@@ -197,10 +147,7 @@ impl Report {
                     Verdict::Inconclusive => "inconclusive",
                 },
                 c.id,
-                serde_json::to_value(c.outcome.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                c.outcome.kind.name(),
                 md_cell(&c.outcome.claim),
                 md_cell(&c.outcome.measured),
                 tightness,
@@ -226,17 +173,18 @@ impl Report {
     }
 }
 
-/// The privacy audits at a glance: one row per record whose `audit` has a numeric `eps_lower`.
+/// The privacy audits at a glance: one row per record with a likelihood-ratio audit whose
+/// epsilon lower bound is finite (an audit without evidence, `-inf`, has no row).
 fn audit_table(s: &mut String, checks: &[CheckRecord]) {
-    let num = |a: &serde_json::Value, k: &str| a.get(k).and_then(serde_json::Value::as_f64);
     let fmt = |v: Option<f64>| v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "-".into());
-    let rows: Vec<_> = checks
+    let rows: Vec<(&CheckRecord, &AuditSummary)> = checks
         .iter()
         .filter_map(|c| {
             c.outcome
                 .audit
                 .as_ref()
-                .filter(|a| num(a, "eps_lower").is_some())
+                .and_then(|a| a.likelihood())
+                .filter(|a| a.eps_lower.is_finite())
                 .map(|a| (c, a))
         })
         .collect();
@@ -255,32 +203,24 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
     for (c, a) in rows {
-        let det = a
-            .get("smallest_detectable_violation")
-            .and_then(|d| d.get("epsilon"))
-            .and_then(serde_json::Value::as_f64);
         let _ = writeln!(
             s,
-            "| {} | `{}` | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
+            "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | 1 - {:.0e} |",
             c.outcome.verdict,
             c.id,
-            num(a, "delta").map_or_else(|| "-".to_string(), |d| format!("{d:e}")),
-            fmt(num(a, "eps_claimed")),
-            fmt(num(a, "eps_lower")),
-            fmt(num(a, "mu_lower")),
-            fmt(num(a, "mu_reference")),
-            fmt(num(a, "tightness")),
-            a.get("tightness_of")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("-"),
-            fmt(det),
-            a.get("samples")
-                .and_then(serde_json::Value::as_u64)
-                .map(|n| n.to_string())
-                .unwrap_or_default(),
-            num(a, "confidence")
-                .map(|c| format!("1 - {:.0e}", 1.0 - c))
-                .unwrap_or_default(),
+            a.delta,
+            fmt(a.eps_claimed),
+            fmt(Some(a.eps_lower)),
+            fmt(a.mu_lower),
+            fmt(a.mu_reference),
+            fmt(a.tightness),
+            match a.tightness_of {
+                TightnessOf::Mu => "mu",
+                TightnessOf::Epsilon => "epsilon",
+            },
+            fmt(a.smallest_detectable_violation.epsilon),
+            a.samples,
+            1.0 - a.confidence,
         );
     }
 }

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::audit::mix;
-use crate::report::Verdict;
+use crate::outcome::Verdict;
 use crate::stats::normal_quantile;
 
 /// Errors of the scaling checker.

@@ -12,8 +12,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let root = crate::workspace_root().join("fixtures");
+    let all = checks::all_fixtures().map_err(anyhow::Error::msg)?;
     if args.check {
-        let diffs = verification::fixtures::compare_all(&root).map_err(anyhow::Error::msg)?;
+        let diffs = verification::fixtures::compare_all(&root, &all).map_err(anyhow::Error::msg)?;
         if diffs.is_empty() {
             println!("every fixture matches the library");
             return Ok(());
@@ -23,7 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         bail!("{} fixture difference(s)", diffs.len());
     }
-    let written = verification::fixtures::write_all(&root).map_err(anyhow::Error::msg)?;
+    let written = verification::fixtures::write_all(&root, &all).map_err(anyhow::Error::msg)?;
     for p in &written {
         println!("wrote fixtures/{}", p.display());
     }

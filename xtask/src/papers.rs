@@ -1,16 +1,14 @@
-//! The papers `reproduce` and `bench` know. Adding a paper is one line in [`PAPERS`] (its
-//! crate implements [`PaperExperiments`] in its `experiments` module).
+//! The papers `reproduce` and `bench` know: the areas of the checks that name a paper
+//! ([`checks::papers`]). Adding a paper adds nothing here (its crate implements
+//! [`PaperExperiments`] in its `experiments` module, and its area of checks names it).
+
+use std::sync::LazyLock;
 
 use bandit::experiment::PaperExperiments;
 use clap::builder::PossibleValue;
 
-/// Every paper with a reproduction, in the order of `--help`.
-static PAPERS: &[Paper] = &[
-    Paper(&verification::checks::ldp_bo::paper::experiments::ZhouTan2021), // Zhou & Tan 2021
-    Paper(&verification::checks::jdp_qff::paper::experiments::Dubey2021),  // Dubey 2021
-    Paper(&verification::checks::dp_fts_de::paper::experiments::Dai2021), // Dai, Low & Jaillet 2021
-    Paper(&verification::checks::usca::paper::experiments::Pavlovic2025), // Pavlovic, Salgia & Zhao 2025
-];
+/// Every paper with a reproduction, in the order of the areas of the checks.
+static PAPERS: LazyLock<Vec<Paper>> = LazyLock::new(|| checks::papers().map(Paper).collect());
 
 /// A paper, chosen on the command line by its crate name (`ldp-bo`).
 #[derive(Clone, Copy)]
@@ -19,7 +17,7 @@ pub struct Paper(&'static dyn PaperExperiments);
 impl Paper {
     /// Every paper.
     pub fn all() -> &'static [Paper] {
-        PAPERS
+        &PAPERS
     }
 
     /// The paper whose crate is `name`, if any.
@@ -47,7 +45,7 @@ impl std::ops::Deref for Paper {
 
 impl clap::ValueEnum for Paper {
     fn value_variants<'a>() -> &'a [Self] {
-        PAPERS
+        &PAPERS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {

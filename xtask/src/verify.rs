@@ -34,7 +34,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
-    let checks = verification::checks::all();
+    let checks = checks::all();
     if args.list {
         for c in &checks {
             println!("{}", c.id);

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kernel::WeightSpaceGp;
-use ndarray::{Array1, ArrayView1};
+use ndarray::Array1;
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
@@ -12,42 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::beta::BetaSchedule;
 use crate::error::DpFtsDeError;
 use crate::features::SharedFeatures;
+use crate::messages::{AgentVector, Broadcast};
 use crate::schedule::Exploration;
-use crate::server::Broadcast;
-
-/// What an agent sends to the central server each round (Algorithm 2 line 10, Algorithm 1
-/// line 4): one `M`-vector `omega_{n,t}`, finite in every entry (checked when it is made, so a
-/// NaN never reaches an aggregate). Nothing else about the agent travels: the server cannot
-/// read the agent's observations or posterior through it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AgentVector {
-    omega: Array1<f64>,
-}
-
-impl AgentVector {
-    /// Wrap a vector, rejecting any non-finite entry (also for vectors from an external
-    /// implementation of the agent's role).
-    pub fn new(omega: Array1<f64>) -> Result<Self, DpFtsDeError> {
-        validation::at_least_one("agent vector length M", omega.len())?;
-        validation::ensure_finite("agent vector omega_{n,t}", omega.iter())?;
-        Ok(Self { omega })
-    }
-
-    /// `M`.
-    pub fn len(&self) -> usize {
-        self.omega.len()
-    }
-
-    /// Never true (a vector has `M >= 1` entries).
-    pub fn is_empty(&self) -> bool {
-        self.omega.is_empty()
-    }
-
-    /// The entries (what the agent chose to send).
-    pub fn as_view(&self) -> ArrayView1<'_, f64> {
-        self.omega.view()
-    }
-}
 
 /// Where an agent draws its `N_init` initial points (Algorithm 2 line 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,13 +14,14 @@ use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::agent::{AgentVector, Choice, FtsAgent};
+use crate::agent::{Choice, FtsAgent};
 use crate::beta::BetaSchedule;
 use crate::error::DpFtsDeError;
 use crate::features::SharedFeatures;
+use crate::messages::{AgentVector, Broadcast};
 use crate::params::DpFtsDeParams;
 use crate::problem::FederatedProblem;
-use crate::server::{Broadcast, CentralServer, PrivacyLoss};
+use crate::server::{CentralServer, PrivacyLoss};
 
 /// The random stream of one component of run `run` (module docs of [`run_federation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,37 +1,16 @@
 //! The central server of DP-FTS-DE (Algorithm 1): subsample, clip, weigh, add noise,
 //! broadcast, and account for the privacy loss.
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::Array2;
 use privacy::accountant::rdp::{RdpAccountant, RdpConversion, paper_orders};
 use privacy::accountant::{PldEpsilon, PldSettings, subsampled_gaussian_pld_epsilon};
 use privacy::mechanisms::subsampled::SubsampledGaussian;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::agent::AgentVector;
 use crate::error::DpFtsDeError;
+use crate::messages::{AgentVector, Broadcast};
 use crate::weights::SubRegionWeights;
-
-/// What the server broadcasts after a round (Algorithm 1 line 12): the `P` vectors
-/// `omega_t^(i)` (`P x M`), and nothing else. In a private federation the subsample `S_t`
-/// never leaves the server (the amplification by subsampling depends on it being secret).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Broadcast {
-    vectors: Array2<f64>,
-}
-
-impl Broadcast {
-    /// Wrap `P x M` vectors (finite), e.g. a broadcast recorded elsewhere.
-    pub fn new(vectors: Array2<f64>) -> Result<Self, DpFtsDeError> {
-        validation::ensure_finite("broadcast vectors", vectors.iter())?;
-        Ok(Self { vectors })
-    }
-
-    /// `P x M`: row `i` is `omega_t^(i)`.
-    pub fn vectors(&self) -> ArrayView2<'_, f64> {
-        self.vectors.view()
-    }
-}
 
 /// The privacy loss after some number of releases.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

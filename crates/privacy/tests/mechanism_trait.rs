@@ -275,7 +275,7 @@ fn tree_releases_the_whole_stream_on_a_fresh_tree() {
     );
 }
 
-/// The hand-built release of `verification/src/checks/audit.rs` (fn `matrix_gaussian`).
+/// The hand-built release of `checks/src/audit/matrix.rs` (fn `matrix_gaussian`).
 fn audit_matrix_release(
     v: (f64, f64),
     sigma: f64,

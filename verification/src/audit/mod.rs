@@ -35,6 +35,8 @@ use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use crate::outcome::{AuditSummary, CertifiedEvent};
+use crate::outcome::{DetectableViolation, TightnessOf};
 use crate::stats::{clopper_pearson_upper, normal_quantile};
 pub use statistic::{
     DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, Mapped, MeanDifferenceProjection,
@@ -191,94 +193,23 @@ impl AuditConfig {
     }
 }
 
-/// A rejection region and its certified error rates on the held-out split.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CertifiedEvent {
-    /// `"s > t"` with the statistic and threshold.
-    pub event: String,
-    /// The threshold `t`.
-    pub threshold: f64,
-    /// Held-out outputs under `x` outside the event (false negatives).
-    pub false_negatives: u64,
-    /// Held-out outputs under `x'` inside the event (false positives).
-    pub false_positives: u64,
-    /// Point estimates.
-    pub fpr: f64,
-    /// Point estimate of the false-negative rate.
-    pub fnr: f64,
-    /// Clopper-Pearson upper bounds.
-    pub fpr_upper: f64,
-    /// Clopper-Pearson upper bound on the false-negative rate.
-    pub fnr_upper: f64,
-}
-
-/// The result of an audit.
+/// The result of an audit: its numbers ([`AuditSummary`], which a report record carries) and
+/// the empirical trade-off curve (which the plot draws). Reads of the numbers go through
+/// `Deref` (`result.eps_lower`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AuditResult {
-    /// The claim audited.
-    pub claim: PrivacyClaim,
-    /// The statistic used.
-    pub statistic: String,
-    /// The delta of `eps_lower`.
-    pub delta: f64,
-    /// The epsilon the claim implies at `delta` (`None`: no finite epsilon).
-    pub eps_claimed: Option<f64>,
-    /// Certified lower bound on epsilon at `delta` (may be negative: no evidence).
-    pub eps_lower: f64,
-    /// The point estimate of the same bound (no confidence correction).
-    pub eps_estimate: f64,
-    /// Certified lower bound on mu (Gaussian route only).
-    pub mu_lower: Option<f64>,
-    /// Point estimate of mu at the GDP event.
-    pub mu_estimate: Option<f64>,
-    /// The mechanism's own mu, when stated.
-    pub mu_reference: Option<f64>,
-    /// `1 - alpha`.
-    pub confidence: f64,
-    /// Held-out outputs per input.
-    pub samples: usize,
-    /// Training outputs per input.
-    pub train_samples: usize,
-    /// The event of the epsilon route.
-    pub eps_event: CertifiedEvent,
-    /// The event of the GDP route.
-    pub mu_event: Option<CertifiedEvent>,
-    /// `eps_lower / eps_claimed` (None when the claim has no finite epsilon).
-    pub eps_tightness: Option<f64>,
-    /// `mu_lower / mu_reference`.
-    pub mu_tightness: Option<f64>,
-    /// The smallest violation of epsilon this run could certify at its event: the claimed epsilon
-    /// plus the statistical slack `eps_estimate - eps_lower`.
-    pub detectable_epsilon: Option<f64>,
-    /// The same for mu: `mu_reference + (mu_estimate - mu_lower)`.
-    pub detectable_mu: Option<f64>,
-    /// Whether a certified point lies below the claim's trade-off curve.
-    pub violated: bool,
+    /// The audit's numbers.
+    #[serde(flatten)]
+    pub summary: AuditSummary,
     /// Empirical trade-off curve on the held-out split: `(FPR, FNR)` at ~200 thresholds.
     pub empirical_tradeoff: Vec<(f64, f64)>,
 }
 
-impl AuditResult {
-    /// The audit fields of a report record (`CheckRecord::audit`): claim, eps_lower, mu_lower,
-    /// confidence, samples, event, tightness, smallest detectable violation, and the rest.
-    /// `tightness` is the GDP tightness when the audit has a mu reference, else the epsilon one.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
-        if let serde_json::Value::Object(m) = &mut v {
-            m.remove("empirical_tradeoff");
-            let (t, of) = match (self.mu_tightness, self.eps_tightness) {
-                (Some(t), _) => (Some(t), "mu"),
-                (None, t) => (t, "epsilon"),
-            };
-            m.insert("tightness".into(), serde_json::json!(t));
-            m.insert("tightness_of".into(), serde_json::json!(of));
-            m.insert("event".into(), serde_json::json!(self.eps_event.event));
-            m.insert(
-                "smallest_detectable_violation".into(),
-                serde_json::json!({"epsilon": self.detectable_epsilon, "mu": self.detectable_mu}),
-            );
-        }
-        v
+impl std::ops::Deref for AuditResult {
+    type Target = AuditSummary;
+
+    fn deref(&self) -> &AuditSummary {
+        &self.summary
     }
 }
 
@@ -563,7 +494,7 @@ impl<O> Fitted<O> {
                 .is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper))
             || gdp_of_claim.zip(mu_lower).is_some_and(|(m, l)| l > m);
         let finite = |v: f64| v.is_finite().then_some(v);
-        AuditResult {
+        let summary = AuditSummary {
             claim: claim.clone(),
             statistic,
             delta,
@@ -587,9 +518,20 @@ impl<O> Fitted<O> {
                 .zip(mu_lower)
                 .and_then(|((r, e), l)| finite(r + (e - l))),
             violated,
-            empirical_tradeoff: empirical_curve(h0, h1),
             eps_event,
             mu_event,
+            tightness: None,
+            tightness_of: TightnessOf::Epsilon,
+            event: String::new(),
+            smallest_detectable_violation: DetectableViolation {
+                epsilon: None,
+                mu: None,
+            },
+        }
+        .headline();
+        AuditResult {
+            summary,
+            empirical_tradeoff: empirical_curve(h0, h1),
         }
     }
 }

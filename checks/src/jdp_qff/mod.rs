@@ -1,0 +1,66 @@
+//! Checks with ids under `jdp-qff/`: Dubey 2021 (GP-UCB with noisy quadrature Fourier features
+//! under joint and local joint DP). Audits of one tree-node release, of the tree's prefix sums,
+//! of the whole JDP pipeline (the server's view) and of one local-JDP client message; positive
+//! controls of the known implementation mistakes (noise reused across nodes, scalar noise,
+//! unclipped rewards, the PSD shift on every entry); the spectrum of the released noise
+//! (Lemma 3); regret scaling (Corollaries 2 and 3) and the alpha sweep; and the jdp-qff
+//! fixtures.
+//!
+//! Every statistical check runs at the shared level [`ALPHA`](crate::shared::ALPHA) with a
+//! fixed seed (its id's stream); positive controls are flagged as such (kind
+//! `positive_control`: they pass when the broken variant is caught) and state no false-alarm
+//! probability. The broken variants live here, never in the crate.
+
+mod audits;
+mod common;
+mod controls;
+mod fixtures;
+mod problem;
+mod scaling;
+mod spectrum;
+mod sweep;
+
+use verification::Check;
+
+use super::Area;
+
+/// The `jdp-qff/` area.
+pub const AREA: Area = Area {
+    prefix: "jdp-qff/",
+    about: "Dubey 2021: tree-node, prefix-sum, pipeline and local-client audits with their controls, noise spectrum, regret scaling, alpha sweep",
+    checks,
+    fixtures: fixtures::fixtures,
+    paper: Some(&::jdp_qff::experiments::Dubey2021),
+};
+
+/// The checks of this area, in the order they run.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check::new("jdp-qff/audit/tree-node", audits::tree_node),
+        Check::new("jdp-qff/audit/prefix-sums", audits::prefix_sums),
+        Check::new("jdp-qff/audit/pipeline", audits::pipeline),
+        Check::new("jdp-qff/audit/local-client", audits::local_client),
+        Check::new(
+            "jdp-qff/control/noise-reused-across-nodes",
+            controls::noise_reused_across_nodes,
+        ),
+        Check::new("jdp-qff/control/scalar-noise", controls::scalar_noise),
+        Check::new(
+            "jdp-qff/control/unclipped-reward",
+            controls::unclipped_reward,
+        ),
+        Check::new("jdp-qff/spectrum/jdp-paper", spectrum::spectrum_paper),
+        Check::new("jdp-qff/spectrum/jdp-derived", spectrum::spectrum_derived),
+        Check::new(
+            "jdp-qff/control/shift-every-entry",
+            spectrum::control_shift_every_entry,
+        ),
+        Check::new("jdp-qff/scaling/jdp", scaling::scaling_jdp),
+        Check::new("jdp-qff/scaling/local", scaling::scaling_local),
+        Check::new(
+            "jdp-qff/control/scaling-uniform",
+            scaling::control_scaling_uniform,
+        ),
+        Check::new("jdp-qff/sweep/alpha", sweep::sweep_alpha),
+    ]
+}

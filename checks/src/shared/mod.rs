@@ -1,0 +1,24 @@
+//! The vocabulary every area's checks share: the level of the statistical checks, the tightness
+//! an audit must reach, how an audit or a scaling result becomes an [`Outcome`](verification::Outcome),
+//! and the exact log-likelihood-ratio statistics of the common noise distributions.
+//!
+//! It belongs to no area: a paper's checks (`checks/<paper>/`) use it as the foundations'
+//! checks do.
+
+mod audit_outcome;
+mod llr;
+mod scaling_outcome;
+mod uniform_play;
+
+pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
+pub use llr::{gaussian_llr, laplace_llr};
+pub use scaling_outcome::{against_expected, scaling_config, scaling_outcome};
+pub use uniform_play::uniform_play_curve;
+
+/// The level of every statistical check of the suite: the probability that one check reports a
+/// violation (or a failed distribution test, or a slope above the theory) although its claim
+/// holds. The report sums these into its family-wise bound.
+pub const ALPHA: f64 = 1e-6;
+
+/// The tightness a strong audit of a tight claim must reach (else the audit is inconclusive).
+pub const MIN_TIGHTNESS: f64 = 0.9;
