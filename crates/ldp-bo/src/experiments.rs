@@ -32,7 +32,7 @@ use bandit::agent::{Agent, Curator, Identity};
 use bandit::dataset::{self, DataSetProblem, HeldOutBounds};
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::experiment::{
-    self, ExperimentError, Options, PaperExperiments, Parameters, TimingWorkload,
+    self, Budget, ExperimentError, Options, PaperExperiments, Parameters, TimingWorkload,
 };
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
@@ -65,6 +65,11 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// Whether the problem is drawn anew in each trial (the synthetic functions).
+    pub fn is_synthetic(self) -> bool {
+        matches!(self, Self::SyntheticSe | Self::SyntheticMatern)
+    }
+
     /// A short name for files and tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -144,6 +149,13 @@ pub struct Figure {
     /// Where `B` and `R` come from.
     pub bounds: Bounds,
 }
+
+/// Problem draws of a synthetic panel (a new function per trial) in the reproduction: enough
+/// for the claims' paired tests over draws (at 20 draws a sign test can reach p = 1e-6).
+pub const SYNTHETIC_DRAWS: usize = 20;
+
+/// The horizon of the synthetic panels' budget (the reproduction's default horizon).
+pub const SYNTHETIC_HORIZON: usize = 1000;
 
 /// Figures 2(a)-(f) and 3(a)-(c), then the six data-set panels with `B` and `R` fixed in
 /// advance and their comparison on the same stock days (not in the paper; issue 13, item 6).
@@ -542,6 +554,36 @@ impl ZhouTan2021 {
             })
     }
 
+    /// The paper's claim about every panel, under each preset (Section 5, below Figure 2: "MoMA-GP-UCB
+    /// (or LDP-MoMA-GP-UCB) tends to empirically outperform the other two algorithms in both
+    /// non-private and private settings"; "similar observations" for the appendix's Figure 3):
+    /// MoMA's final regret below TGP's and below ATA's.
+    fn claims(setting: Setting) -> Vec<experiment::Claim> {
+        const SOURCE: &str = "Section 5: MoMA-GP-UCB (or LDP-MoMA-GP-UCB) tends to empirically outperform the other two algorithms";
+        Preset::ALL
+            .iter()
+            .flat_map(|&p| {
+                let moma = curve_label(Algorithm::Moma, setting, p);
+                [Algorithm::Tgp, Algorithm::Ata].map(|other| {
+                    experiment::Claim::below(
+                        format!(
+                            "moma-below-{}-{}",
+                            match other {
+                                Algorithm::Tgp => "tgp",
+                                _ => "ata",
+                            },
+                            p.name()
+                        ),
+                        SOURCE,
+                        moma.clone(),
+                        curve_label(other, setting, p),
+                        experiment::At::Last,
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// The curves of a panel: every preset, every algorithm.
     fn curves(setting: Setting) -> Vec<(String, Algorithm, Preset)> {
         Preset::ALL
@@ -568,13 +610,33 @@ impl PaperExperiments for ZhouTan2021 {
         FIGURES
             .iter()
             .map(|f| {
-                experiment::Figure::new(
+                let figure = experiment::Figure::new(
                     f.id,
                     f.caption,
                     Self::curves(f.setting).into_iter().map(|(l, _, _)| l),
                 )
+                .with_problem(if f.problem.is_synthetic() {
+                    experiment::Problem::RandomPerTrial
+                } else {
+                    experiment::Problem::Fixed
+                });
+                Self::claims(f.setting)
+                    .into_iter()
+                    .fold(figure, experiment::Figure::with_claim)
             })
             .collect()
+    }
+
+    /// Synthetic panels (a new function per trial) run [`SYNTHETIC_DRAWS`] draws at the
+    /// default horizon; the data-set panels keep the options' budget.
+    fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
+        Self::panel(figure.id)
+            .ok()
+            .filter(|p| p.problem.is_synthetic())
+            .map(|_| Budget {
+                trials: SYNTHETIC_DRAWS,
+                horizon: SYNTHETIC_HORIZON,
+            })
     }
 
     fn variants(&self) -> &'static [&'static str] {

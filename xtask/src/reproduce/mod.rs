@@ -1,7 +1,9 @@
 //! `cargo xtask reproduce PAPER`: run a paper's figures (its `experiments` module, through
 //! [`bandit::experiment::PaperExperiments`]) and write, under `target/reproduce/PAPER/`, each
-//! figure's files ([`figure::write`]), `params.json` and `summary.md`.
+//! figure's files ([`figure::write`]), `params.json`, `summary.md` and `claims.json` (the claims tested
+//! over draws, [`claims::section`]).
 
+mod claims;
 mod figure;
 mod plot;
 
@@ -113,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let bar = crate::progress::bar(figures.iter().map(|f| f.curves.len() as u64).sum());
     let started = Instant::now();
     let mut results = Vec::with_capacity(figures.len());
+    let mut claims = Vec::new();
     for f in &figures {
         let result = paper.run_figure(f, &options, &mut |p| match p {
             Progress::Started { figure, label } => {
@@ -137,9 +140,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         })?;
         figure::write(&out, &result, &mut md)?;
+        claims.extend(bandit::experiment::claim::evaluate(&result)?);
         results.push(result);
     }
     bar.finish_and_clear();
+    md.push_str(&claims::section(&claims));
+    std::fs::write(
+        out.join("claims.json"),
+        serde_json::to_string_pretty(&claims)?,
+    )?;
     if let Some(section) = paper.summary_section(&results) {
         let _ = writeln!(md, "\n{}", section.trim_end());
     }

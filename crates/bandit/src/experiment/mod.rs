@@ -84,8 +84,14 @@
 //! # Ok::<(), ExperimentError>(())
 //! ```
 
+pub mod claim;
+pub mod paired;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+pub use claim::{Ablation, At, Claim, ClaimResult, ClaimVerdict, Problem};
+pub use paired::{PairedTest, paired_test};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -171,6 +177,14 @@ pub enum ExperimentError {
     /// The parameters could not be serialised.
     #[error("cannot serialise the parameters: {0}")]
     Serialise(String),
+    /// A figure's claim or ablation cannot be tested on its results.
+    #[error("figure {figure}: a claim cannot be tested: {reason}")]
+    InvalidClaim {
+        /// The figure.
+        figure: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// What every reproduction takes: trials per curve, rounds per trial, the base seed, the
@@ -405,6 +419,16 @@ pub struct Figure {
     /// [`Figure::with_first_round`]; e.g. `-9` when 10 initial queries are drawn as rounds
     /// `-9..=0` before round 1).
     pub first_round: i64,
+    /// Whether trial `i` draws its own problem ([`Problem::Fixed`] unless
+    /// [`Figure::with_problem`]).
+    pub problem: Problem,
+    /// Trials averaged into one draw of the claims' paired tests (1 unless
+    /// [`Figure::with_trials_per_draw`]).
+    pub trials_per_draw: usize,
+    /// The paper's claims about the figure ([`claim`]).
+    pub claims: Vec<Claim>,
+    /// Curves that isolate a cause, each beside the claims it explains.
+    pub ablations: Vec<Ablation>,
 }
 
 impl Figure {
@@ -421,6 +445,10 @@ impl Figure {
             metric: Metric::default(),
             band: Band::default(),
             first_round: 1,
+            problem: Problem::default(),
+            trials_per_draw: 1,
+            claims: Vec::new(),
+            ablations: Vec::new(),
         }
     }
 
@@ -442,6 +470,47 @@ impl Figure {
     #[must_use]
     pub fn with_first_round(mut self, first_round: i64) -> Self {
         self.first_round = first_round;
+        self
+    }
+
+    /// The same panel whose problem is `problem` (drawn per trial, or fixed).
+    #[must_use]
+    pub fn with_problem(mut self, problem: Problem) -> Self {
+        self.problem = problem;
+        self
+    }
+
+    /// The same panel averaging `k >= 1` consecutive trials into one draw (a value of 0 is
+    /// read as 1).
+    #[must_use]
+    pub fn with_trials_per_draw(mut self, k: usize) -> Self {
+        self.trials_per_draw = k.max(1);
+        self
+    }
+
+    /// The same panel with one more claim.
+    #[must_use]
+    pub fn with_claim(mut self, claim: Claim) -> Self {
+        self.claims.push(claim);
+        self
+    }
+
+    /// The same panel with one more ablation: curve `label` is `base` with `changes`, and
+    /// explains the claims `explains`.
+    #[must_use]
+    pub fn with_ablation<S: Into<String>>(
+        mut self,
+        label: impl Into<String>,
+        base: impl Into<String>,
+        changes: impl Into<String>,
+        explains: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.ablations.push(Ablation {
+            label: label.into(),
+            base: base.into(),
+            changes: changes.into(),
+            explains: explains.into_iter().map(Into::into).collect(),
+        });
         self
     }
 }
