@@ -194,7 +194,7 @@ pub(super) fn local_client(ctx: &Context) -> CheckResult {
         REWARD_BOUND,
         ZcdpConversion::Classic,
     )?;
-    let client = LocalClient::new(Arc::clone(&features), cal.clone());
+    let client = LocalClient::new(Arc::clone(&features), cal.clone())?;
     let x0 = arr1(&[0.0]);
     let phi0 = features.map(x0.view())?;
     let (a0, u0) = client_mean(&phi0, OUT_OF_RANGE_REWARD);

@@ -28,15 +28,32 @@ use crate::statistics::ClientMessage;
 pub struct LocalClient<F> {
     features: Arc<F>,
     calibration: LocalCalibration,
+    /// The zCDP of one message ([`LocalCalibration::message_rho`]), validated when the client
+    /// is built.
+    rho: Rho,
 }
 
 impl<F: FeatureMap> LocalClient<F> {
     /// Clients of feature map `features` with noise `calibration`.
-    pub fn new(features: Arc<F>, calibration: LocalCalibration) -> Self {
-        Self {
+    ///
+    /// # Errors
+    /// [`JdpQffError::Privacy`] when the calibration's zCDP per message is not a positive
+    /// finite number (a calibration whose public fields were set to a zero or infinite noise).
+    pub fn new(features: Arc<F>, calibration: LocalCalibration) -> Result<Self, JdpQffError> {
+        let rho = Rho::new(calibration.message_rho()).map_err(|_| {
+            privacy::PrivacyError::Calibration(format!(
+                "the local client's zCDP per message, {}, is not a positive finite number \
+                 (sigma_X = {}, sigma_u = {})",
+                calibration.message_rho(),
+                calibration.sigma_x,
+                calibration.sigma_u
+            ))
+        })?;
+        Ok(Self {
             features,
             calibration,
-        }
+            rho,
+        })
     }
 
     /// The calibration.
@@ -97,8 +114,7 @@ impl<F: FeatureMap> Mechanism for LocalClient<F> {
 
     fn claim(&self) -> PrivacyClaim {
         let c = &self.calibration;
-        let rho = Rho::new(c.message_rho())
-            .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!()));
+        let rho = self.rho;
         PrivacyClaim::new(
             format!(
                 "jdp_qff_local_client(m={}, alpha={}, beta={}, B_y={}, sigma_x={}, sigma_u={})",

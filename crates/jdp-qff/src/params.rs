@@ -117,7 +117,7 @@ pub fn local<F: FeatureMap>(
     let client = LocalClient::new(
         Arc::clone(&features),
         calibration.with_sampler(params.sampler),
-    );
+    )?;
     Ok((ApproximateGpUcb::new(features, width)?, client))
 }
 

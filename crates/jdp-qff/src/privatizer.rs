@@ -10,7 +10,7 @@ use kernel::FeatureMap;
 use ndarray::{Array1, Array2};
 use privacy::mechanisms::matrix::clipped_outer_product;
 use privacy::mechanisms::tree::TreeAggregation;
-use privacy::{Guarantee, Mechanism, PrivacyClaim, PrivacyError, Rho, TrustModel};
+use privacy::{Guarantee, Mechanism, PrivacyClaim, PrivacyError, TrustModel};
 use rand::Rng;
 use validation::finite;
 
@@ -143,8 +143,7 @@ impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
     type Output = Vec<PrivatizedStatistics>;
 
     fn claim(&self) -> PrivacyClaim {
-        let rho = Rho::new(self.tree.rho())
-            .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!()));
+        let rho = self.tree.zcdp();
         PrivacyClaim::new(
             format!(
                 "jdp_qff_privatizer(m={}, T={}, alpha={}, beta={}, B_y={}, sigma={}, shift={})",

@@ -210,3 +210,16 @@ fn calibrations_follow_their_derivations() {
     );
     assert_relative_eq!(lc.sigma_u, f * 2.0 * by / rho.sqrt(), max_relative = 1e-12);
 }
+
+/// A local calibration whose public noise fields were set to zero gives no finite zCDP: the
+/// client refuses it when built instead of claiming a stand-in value.
+#[test]
+fn a_local_client_refuses_a_calibration_without_noise() {
+    let features = Arc::new(nqff(2, 0.2, 3).unwrap());
+    let mut cal = LocalCalibration::new(1.0, 0.1, 1.0, ZcdpConversion::Classic).unwrap();
+    assert!(jdp_qff::local::LocalClient::new(Arc::clone(&features), cal.clone()).is_ok());
+    cal.sigma_x = 0.0;
+    let e = jdp_qff::local::LocalClient::new(features, cal).unwrap_err();
+    assert!(matches!(e, JdpQffError::Privacy(_)), "{e}");
+    assert!(e.to_string().contains("zCDP per message"), "{e}");
+}

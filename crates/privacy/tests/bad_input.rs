@@ -10,8 +10,9 @@ use privacy::accountant::{
     subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
 };
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
-    SubsampledGaussian, TreeAggregation, analytic_sigma, classic_sigma, node_sigma,
+    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, Neighbouring,
+    OuterProductGaussian, StreamShape, SubsampledGaussian, TreeAggregation, analytic_sigma,
+    classic_sigma, node_sigma,
 };
 use privacy::{Delta, Epsilon, InputError, PrivacyError, SamplingRate, Sensitivity};
 use proptest::prelude::*;
@@ -192,4 +193,22 @@ fn pld_refuses_grids_that_do_not_fit() {
     assert!(
         subsampled_gaussian_pld_epsilon(0.5, 1.0, 100_000, 1e-5, PldSettings::default()).is_err()
     );
+}
+
+/// A noise level whose zCDP parameter is not a positive finite number is refused when the
+/// mechanism is built (its claim never falls back to a stand-in value); the same construction
+/// at an ordinary scale succeeds.
+#[test]
+fn degenerate_noise_is_refused_at_construction() {
+    // rho = L * Delta^2 / (2 sigma^2) overflows: Delta = 1e200, sigma = 1e-200.
+    let e = TreeAggregation::new(StreamShape::Vector(2), 8, 1e200, 1e-200).unwrap_err();
+    assert!(e.to_string().contains("zCDP parameter"), "{e}");
+    assert!(TreeAggregation::new(StreamShape::Vector(2), 8, 1e2, 1e-2).is_ok());
+    let e = OuterProductGaussian::with_noise(3, 1e100, 1e100, Neighbouring::AddRemove, 1e-200)
+        .unwrap_err();
+    assert!(e.to_string().contains("zCDP parameter"), "{e}");
+    assert!(OuterProductGaussian::with_noise(3, 1.0, 1.0, Neighbouring::AddRemove, 0.5).is_ok());
+    // rho underflows to 0: sigma = 1e200 at sensitivity 1e-200.
+    let e = TreeAggregation::new(StreamShape::Vector(1), 4, 1e-200, 1e200).unwrap_err();
+    assert!(e.to_string().contains("zCDP parameter"), "{e}");
 }

@@ -197,63 +197,64 @@ pub struct GaussianMechanism {
     sampler: Sampler,
     /// `sigma` for the current sampler, solved once (the analytic calibration is a bisection).
     sigma: f64,
+    /// `rho = Delta_eff^2 / (2 sigma^2)`, validated when `sigma` is solved (the claim needs no
+    /// fallback for an invalid value).
+    rho: Rho,
 }
 
 impl GaussianMechanism {
     /// Classic calibration (eps < 1), hardened sampler.
     pub fn classic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         classic_sigma(epsilon, delta, l2_sensitivity)?;
-        Self {
-            sensitivity: Sensitivity::positive(l2_sensitivity)?,
-            calibration: GaussianCalibration::Classic {
+        Self::build(
+            Sensitivity::positive(l2_sensitivity)?,
+            GaussianCalibration::Classic {
                 epsilon: Epsilon::new(epsilon)?,
                 delta: Delta::new(delta)?,
             },
-            sampler: Sampler::Hardened,
-            sigma: f64::NAN,
-        }
-        .with_sigma()
+            Sampler::Hardened,
+        )
     }
 
     /// Analytic calibration, hardened sampler.
     pub fn analytic(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
         analytic_sigma(epsilon, delta, l2_sensitivity)?;
-        Self {
-            sensitivity: Sensitivity::positive(l2_sensitivity)?,
-            calibration: GaussianCalibration::Analytic {
+        Self::build(
+            Sensitivity::positive(l2_sensitivity)?,
+            GaussianCalibration::Analytic {
                 epsilon: Epsilon::new(epsilon)?,
                 delta: Delta::new(delta)?,
             },
-            sampler: Sampler::Hardened,
-            sigma: f64::NAN,
-        }
-        .with_sigma()
+            Sampler::Hardened,
+        )
     }
 
     /// rho-zCDP calibration, hardened sampler.
     pub fn zcdp(rho: f64, l2_sensitivity: f64) -> Result<Self, PrivacyError> {
-        Self {
-            sensitivity: Sensitivity::positive(l2_sensitivity)?,
-            calibration: GaussianCalibration::Zcdp {
+        Self::build(
+            Sensitivity::positive(l2_sensitivity)?,
+            GaussianCalibration::Zcdp {
                 rho: Rho::new(rho)?,
             },
-            sampler: Sampler::Hardened,
-            sigma: f64::NAN,
-        }
-        .with_sigma()
+            Sampler::Hardened,
+        )
     }
 
     /// The same mechanism with another sampler (`sigma` solved again for the sampler's
     /// effective sensitivity; an error if that calibration fails).
-    pub fn with_sampler(mut self, sampler: Sampler) -> Result<Self, PrivacyError> {
-        self.sampler = sampler;
-        self.with_sigma()
+    pub fn with_sampler(self, sampler: Sampler) -> Result<Self, PrivacyError> {
+        Self::build(self.sensitivity, self.calibration, sampler)
     }
 
-    /// Solve `sigma` for the current sampler's effective sensitivity.
-    fn with_sigma(mut self) -> Result<Self, PrivacyError> {
-        let s = self.effective_sensitivity();
-        self.sigma = match self.calibration {
+    /// Solve `sigma` for the sampler's effective sensitivity, and the zCDP `rho` it gives; an
+    /// error when either is not a finite positive number.
+    fn build(
+        sensitivity: Sensitivity,
+        calibration: GaussianCalibration,
+        sampler: Sampler,
+    ) -> Result<Self, PrivacyError> {
+        let s = sensitivity.get() * sampler.sensitivity_factor();
+        let sigma = match calibration {
             GaussianCalibration::Classic { epsilon, delta } => {
                 classic_sigma(epsilon.get(), delta.get(), s)?
             }
@@ -262,13 +263,23 @@ impl GaussianMechanism {
             }
             GaussianCalibration::Zcdp { rho } => s / (2.0 * rho.get()).sqrt(),
         };
-        if !(self.sigma.is_finite() && self.sigma > 0.0) {
+        if !(sigma.is_finite() && sigma > 0.0) {
             return Err(PrivacyError::Calibration(format!(
-                "the Gaussian noise scale is {} (sensitivity {s}, {:?})",
-                self.sigma, self.calibration
+                "the Gaussian noise scale is {sigma} (sensitivity {s}, {calibration:?})"
             )));
         }
-        Ok(self)
+        let rho = Rho::new(s * s / (2.0 * sigma * sigma)).map_err(|_| {
+            PrivacyError::Calibration(format!(
+                "the zCDP parameter of sigma = {sigma} at sensitivity {s} is not a positive finite number"
+            ))
+        })?;
+        Ok(Self {
+            sensitivity,
+            calibration,
+            sampler,
+            sigma,
+            rho,
+        })
     }
 
     /// The sampler.
@@ -294,9 +305,7 @@ impl GaussianMechanism {
 
     /// The zCDP parameter `rho = Delta_eff^2 / (2 sigma^2)`.
     pub fn rho(&self) -> f64 {
-        let s = self.effective_sensitivity();
-        let sigma = self.sigma();
-        s * s / (2.0 * sigma * sigma)
+        self.rho.get()
     }
 
     /// The claim (see the type's documentation).
@@ -306,9 +315,7 @@ impl GaussianMechanism {
             | (Sampler::Textbook, GaussianCalibration::Analytic { epsilon, delta }) => {
                 Guarantee::ApproximateDp { epsilon, delta }
             }
-            _ => Guarantee::Zcdp {
-                rho: Rho::new(self.rho()).unwrap_or_else(|_| unreachable_rho()),
-            },
+            _ => Guarantee::Zcdp { rho: self.rho },
         };
         PrivacyClaim::new(
             format!(
@@ -379,12 +386,6 @@ impl Mechanism for GaussianMechanism {
     fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
         self.release_scalar(*input, rng)
     }
-}
-
-/// A positive rho always exists for a validated mechanism (sigma and Delta are finite and > 0);
-/// this is the fallback for an impossible state.
-fn unreachable_rho() -> Rho {
-    Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!("f64::MAX is a valid rho"))
 }
 
 #[cfg(test)]

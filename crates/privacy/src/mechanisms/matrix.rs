@@ -10,6 +10,7 @@ use rand::Rng;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
+use crate::mechanisms::zcdp_by_sampler::ZcdpBySampler;
 use crate::params::{NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use validation::{at_least_one, finite, open_unit, positive};
@@ -206,6 +207,8 @@ pub struct OuterProductGaussian {
     sampler: Sampler,
     /// `sigma` for the current sampler.
     sigma: f64,
+    /// The claim's zCDP parameter under each sampler, validated when the mechanism is built.
+    zcdp: ZcdpBySampler,
 }
 
 impl OuterProductGaussian {
@@ -259,6 +262,12 @@ impl OuterProductGaussian {
         at_least_one("feature dimension", feature_dim)?;
         checked_packed_len(feature_dim.saturating_add(1))?;
         let sensitivity = outer_product_sensitivity(phi_bound, y_bound, relation)?;
+        let zcdp = match calibration {
+            OuterProductCalibration::Zcdp { rho } => ZcdpBySampler::stated(rho),
+            OuterProductCalibration::Sigma { sigma } => {
+                ZcdpBySampler::of_noise("outer-product Gaussian", 1.0, sensitivity, sigma.get())?
+            }
+        };
         Ok(Self {
             feature_dim,
             phi_bound,
@@ -268,6 +277,7 @@ impl OuterProductGaussian {
             calibration,
             sampler: Sampler::Hardened,
             sigma: f64::NAN,
+            zcdp,
         }
         .with_sigma())
     }
@@ -328,19 +338,12 @@ impl OuterProductGaussian {
     /// The zCDP parameter of the claim: the calibration's `rho`, or
     /// `Delta_eff^2 / (2 sigma^2)` for a given `sigma`.
     pub fn rho(&self) -> f64 {
-        match self.calibration {
-            OuterProductCalibration::Zcdp { rho } => rho.get(),
-            OuterProductCalibration::Sigma { .. } => {
-                let s = self.effective_sensitivity();
-                s * s / (2.0 * self.sigma * self.sigma)
-            }
-        }
+        self.zcdp.get(self.sampler).get()
     }
 
     /// The claim: rho-zCDP, central, one `(phi, y)` under the neighbouring relation.
     pub fn claim(&self) -> PrivacyClaim {
-        let rho = Rho::new(self.rho())
-            .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!()));
+        let rho = self.zcdp.get(self.sampler);
         let relation = match self.relation {
             Neighbouring::AddRemove => "added or removed",
             Neighbouring::Replace => "replaced by another",

@@ -9,6 +9,7 @@ pub mod laplace;
 pub mod matrix;
 pub mod subsampled;
 pub mod tree;
+mod zcdp_by_sampler;
 
 pub use exponential::ExponentialMechanism;
 pub use gaussian::{

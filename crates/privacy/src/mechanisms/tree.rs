@@ -13,6 +13,7 @@ use crate::mechanism::Mechanism;
 use crate::mechanisms::matrix::{
     checked_packed_len, pack_upper, packed_len, spectral_bound, unpack_symmetric,
 };
+use crate::mechanisms::zcdp_by_sampler::ZcdpBySampler;
 use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use validation::{InputError, Interval, at_least_one, finite};
@@ -110,6 +111,8 @@ pub struct TreeAggregation {
     sigma: NoiseScale,
     sensitivity: f64,
     sampler: Sampler,
+    /// The whole stream's zCDP under each sampler, validated when the tree is built.
+    zcdp: ZcdpBySampler,
     target: Option<(Epsilon, Delta)>,
     t: u64,
     exact: Vec<Array1<f64>>,
@@ -133,12 +136,15 @@ impl TreeAggregation {
                 what: "stream item",
             }));
         }
+        let zcdp =
+            ZcdpBySampler::of_noise("tree aggregation", levels as f64, sensitivity, sigma.get())?;
         Ok(Self {
             shape,
             horizon,
             sigma,
             sensitivity,
             sampler: Sampler::Hardened,
+            zcdp,
             target: None,
             t: 0,
             exact: vec![Array1::zeros(n); levels],
@@ -198,8 +204,12 @@ impl TreeAggregation {
 
     /// The zCDP of the whole stream: `L Delta_eff^2 / (2 sigma^2)`.
     pub fn rho(&self) -> f64 {
-        let s = self.sensitivity * self.sampler.sensitivity_factor();
-        self.levels() as f64 * s * s / (2.0 * self.sigma() * self.sigma())
+        self.zcdp().get()
+    }
+
+    /// The same, as the validated parameter of the claim.
+    pub fn zcdp(&self) -> Rho {
+        self.zcdp.get(self.sampler)
     }
 
     /// The claim: rho-zCDP for the whole released stream (central; paper crates that use the
@@ -217,10 +227,7 @@ impl TreeAggregation {
                 self.sigma(),
                 self.sampler.name()
             ),
-            Guarantee::Zcdp {
-                rho: Rho::new(self.rho())
-                    .unwrap_or_else(|_| Rho::new(f64::MAX).unwrap_or_else(|_| unreachable!())),
-            },
+            Guarantee::Zcdp { rho: self.zcdp() },
             TrustModel::Central,
             NeighbouringRelation::ReplaceOne,
             format!(
