@@ -7,7 +7,7 @@
 
 use dp_fts_de::{AgentVector, PrivateAggregator, RoundInput, SubRegionWeights, Weighting};
 use dp_fts_de::{Annealing, Broadcast};
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayView2};
 use privacy::Mechanism;
 use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
 use privacy::mechanisms::subsampled::SubsampledGaussian;
@@ -121,12 +121,34 @@ impl RoundPair {
     /// (the Gaussian shift at `q = 1`; at `q < 1` the mixture's LLR
     /// `ln(1 - q + q exp((<o, shift> - ||shift||^2 / 2) / sigma^2))` with the other agents at 0
     /// is increasing in it). Larger under `with`.
-    pub fn statistic(&self) -> Known<impl Fn(&Broadcast) -> f64 + Clone + Send + Sync + 'static> {
+    pub fn statistic<O: ReleasedVectors>(
+        &self,
+    ) -> Known<impl Fn(&O) -> f64 + Clone + Send + Sync + 'static> {
         let d = self.shift.clone();
         Known::new(
             "exact LLR ordering <o, shift> (the target's weighted, clipped vector over q)",
-            move |o: &Broadcast| (&o.vectors() * &d).sum(),
+            move |o: &O| (&o.released() * &d).sum(),
         )
+    }
+}
+
+/// The `P x M` vectors of a release: a [`Broadcast`] of the crate's server, or the plain matrix
+/// a deliberately broken server of the controls releases (which cannot make a `Broadcast`:
+/// only the crate's mechanisms can).
+pub trait ReleasedVectors {
+    /// The released vectors.
+    fn released(&self) -> ArrayView2<'_, f64>;
+}
+
+impl ReleasedVectors for Broadcast {
+    fn released(&self) -> ArrayView2<'_, f64> {
+        self.vectors()
+    }
+}
+
+impl ReleasedVectors for Array2<f64> {
+    fn released(&self) -> ArrayView2<'_, f64> {
+        self.view()
     }
 }
 

@@ -4,7 +4,7 @@
 //! release against a wrongly accounted claim. Each must be flagged by the same auditor on the
 //! same pair as `dp-fts-de/audit/*` for the check to pass.
 
-use dp_fts_de::{Broadcast, PrivateAggregator, RoundInput};
+use dp_fts_de::{PrivateAggregator, RoundInput};
 use ndarray::Array2;
 use privacy::Mechanism;
 use privacy::mechanisms::subsampled::SubsampledGaussian;
@@ -33,14 +33,14 @@ fn broken_release<'a>(
     weights: &Array2<f64>,
     sigma: f64,
 ) -> Result<
-    impl Fn(&RoundInput, &mut ChaCha20Rng) -> Result<Broadcast, CheckError> + Sync + 'a,
+    impl Fn(&RoundInput, &mut ChaCha20Rng) -> Result<Array2<f64>, CheckError> + Sync + 'a,
     CheckError,
 > {
     let (agents, p) = weights.dim();
     let grid = Grid::for_sensitivity(real.sensitivity(phi_max), p * FEATURES, Norm::L2)?;
     let weights = weights.clone();
     Ok(
-        move |input: &RoundInput, rng: &mut ChaCha20Rng| -> Result<Broadcast, CheckError> {
+        move |input: &RoundInput, rng: &mut ChaCha20Rng| -> Result<Array2<f64>, CheckError> {
             let mut stacked = Array2::zeros((agents, FEATURES));
             for (n, v) in input.vectors.iter().enumerate() {
                 stacked.row_mut(n).assign(&v.as_view());
@@ -55,7 +55,7 @@ fn broken_release<'a>(
                 &vec![true; agents],
                 noise.view(),
             )?;
-            Ok(Broadcast::new(out)?)
+            Ok(out)
         },
     )
 }
@@ -71,7 +71,7 @@ fn q1_control<F>(
     what: &str,
 ) -> CheckResult
 where
-    F: Fn(&RoundInput, &mut ChaCha20Rng) -> Result<Broadcast, CheckError> + Sync,
+    F: Fn(&RoundInput, &mut ChaCha20Rng) -> Result<Array2<f64>, CheckError> + Sync,
 {
     let agents = real.weights().n_agents();
     let others = other_vectors(ctx.sub_seed("others"), agents);

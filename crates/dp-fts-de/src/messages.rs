@@ -50,8 +50,10 @@ pub struct Broadcast {
 }
 
 impl Broadcast {
-    /// Wrap `P x M` vectors (finite), e.g. a broadcast recorded elsewhere.
-    pub fn new(vectors: Array2<f64>) -> Result<Self, DpFtsDeError> {
+    /// Wrap the `P x M` vectors the server's mechanism released (finite). Crate-private: a
+    /// broadcast is made by the central server only, so that no raw aggregate can reach an agent
+    /// as if it had been privatized.
+    pub(crate) fn new(vectors: Array2<f64>) -> Result<Self, DpFtsDeError> {
         validation::ensure_finite("broadcast vectors", vectors.iter())?;
         Ok(Self { vectors })
     }
@@ -59,5 +61,19 @@ impl Broadcast {
     /// `P x M`: row `i` is `omega_t^(i)`.
     pub fn vectors(&self) -> ArrayView2<'_, f64> {
         self.vectors.view()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn messages_refuse_non_finite_entries() {
+        assert!(Broadcast::new(array![[0.0, f64::NAN]]).is_err());
+        assert!(Broadcast::new(array![[0.0, 1.0]]).is_ok());
+        assert!(AgentVector::new(array![0.0, f64::INFINITY]).is_err());
+        assert!(AgentVector::new(Array1::zeros(0)).is_err());
     }
 }

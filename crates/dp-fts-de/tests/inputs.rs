@@ -247,11 +247,21 @@ fn a_nan_agent_vector_cannot_be_made() {
         matches!(e, DpFtsDeError::Input(InputError::ZeroCount { .. })),
         "{e}"
     );
-    let e = Broadcast::new(array![[0.0, f64::NAN]]).unwrap_err();
-    assert!(
-        matches!(e, DpFtsDeError::Input(InputError::NonFinite { .. })),
-        "{e}"
-    );
+}
+
+/// A real broadcast of `P x M` vectors: the non-private server's aggregate of `P` agents (one
+/// per sub-region) each sending `M` halves (a broadcast is made by a server only).
+fn broadcast(p: usize, m: usize) -> Broadcast {
+    let weights = SubRegionWeights::new(
+        SubRegionWeights::round_robin(p, p),
+        p,
+        15.0,
+        Weighting::NonAdaptive,
+    )
+    .unwrap();
+    let mut server = CentralServer::non_private(weights).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    server.aggregate(0, vectors(&vec![m; p]), &mut rng).unwrap()
 }
 
 fn weights() -> SubRegionWeights {
@@ -330,7 +340,8 @@ fn a_broadcast_of_the_wrong_shape_is_a_dimension_mismatch() {
             0.01,
         )
         .unwrap();
-        let b = Broadcast::new(Array2::zeros(shape)).unwrap();
+        let b = broadcast(shape.0, shape.1);
+        assert_eq!(b.vectors().dim(), shape);
         let e = agent.select(1, Some(&b), &mut rng).unwrap_err();
         assert!(
             matches!(e, DpFtsDeError::Input(InputError::DimensionMismatch { .. })),
@@ -339,7 +350,7 @@ fn a_broadcast_of_the_wrong_shape_is_a_dimension_mismatch() {
     }
     // The right shape is accepted.
     let mut agent = FtsAgent::new(features, beta, Exploration::Inverse, 0, 0.01).unwrap();
-    let b = Broadcast::new(Array2::zeros((2, 8))).unwrap();
+    let b = broadcast(2, 8);
     assert!(agent.select(1, Some(&b), &mut rng).is_ok());
 }
 
