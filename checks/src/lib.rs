@@ -30,6 +30,28 @@ pub struct Area {
     pub paper: Option<&'static dyn PaperExperiments>,
 }
 
+impl Area {
+    /// The fixture `name` of this area: file `<area>/<name>.json` under `fixtures/` (the area's
+    /// prefix without its slash), with its description, inputs, outputs and tolerances.
+    pub fn fixture(
+        &self,
+        name: &str,
+        description: &str,
+        inputs: serde_json::Value,
+        outputs: serde_json::Value,
+        tolerances: std::collections::BTreeMap<String, verification::fixtures::Tolerance>,
+    ) -> Entry {
+        verification::fixtures::area_entry(
+            self.prefix.trim_end_matches('/'),
+            name,
+            description,
+            inputs,
+            outputs,
+            tolerances,
+        )
+    }
+}
+
 /// Every area, in the order the checks run: foundations first, then the audits of the
 /// mechanisms and of the checkers, then the paper crates.
 pub const AREAS: &[Area] = &[

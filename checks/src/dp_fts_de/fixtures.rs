@@ -33,16 +33,6 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     ])
 }
 
-fn entry(
-    name: &str,
-    description: &str,
-    inputs: serde_json::Value,
-    outputs: serde_json::Value,
-    tolerances: std::collections::BTreeMap<String, verification::fixtures::Tolerance>,
-) -> Entry {
-    verification::fixtures::area_entry("dp-fts-de", name, description, inputs, outputs, tolerances)
-}
-
 fn err(e: impl std::fmt::Display) -> CheckError {
     CheckError::msg(e.to_string())
 }
@@ -138,7 +128,7 @@ fn features_fixture() -> Result<Entry, CheckError> {
             [0.0, 0.0, 0.0, 1.0, 1.0],
         ]),
     )?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "shared_features",
         "The random Fourier features all agents share (Sec. 2; Rahimi & Recht 2007) evaluated on a finite domain, with the sub-region of each point and the two acquisition argmaxes of Algorithm 2. phi(x)_j = sqrt(2 / M) cos(omega_j . x + b_j), j = 1..M, for the unit-variance SE kernel exp(-|x - y|^2 / (2 l^2)); the frequencies omega_j (rows of `frequencies`, drawn N(0, I / l^2)) and phases b_j (drawn U[0, 2 pi)) were drawn by kernel::RandomFourierFeatures from ChaCha20Rng::seed_from_u64(11) (case d1) and (12) (case d2): they are inputs here, since the draw is not portable across languages. phi[x][j] for point x (row of `points`). Sub-regions: bandit::domain::Partition::equal_volume of [0, 1]^d into P equal cells (P = 2 on [0, 1]: [0, 0.5), [0.5, 1]; P = 4 on [0, 1]^2: 2 x 2, cells in row-major order of the per-dimension indices, last dimension fastest, intervals half-open except the last of each dimension, which is closed); region[x] is the 0-based cell of point x. argmax = the first (lowest-index) maximiser over x of phi(x) . w (Algorithm 2 line 6 for a given sample w); argmax_by_region = the first maximiser over x of phi(x) . region_vectors[region[x]] (line 8 with the broadcast P x M vectors).",
         json!({"d1": d1["inputs"], "d2": d2["inputs"]}),
@@ -241,7 +231,7 @@ fn posterior_fixture() -> Result<Entry, CheckError> {
     let thompson_with_z = gp.sample_theta_with((&z * beta).view()).map_err(err)?;
     let xs: Vec<usize> = history.iter().map(|h| h.0).collect();
     let ys: Vec<f64> = history.iter().map(|h| h.1).collect();
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "agent_posterior",
         "One agent's weight-space posterior (eq. (2), Algorithm 2) after a fixed history. Feature table phi (6 points x M = 4; phi[x][j] = 0.7 cos(1.3 (x + 1)(j + 1) + 0.4 j), stored); the agent observes (phi[x_s], y_s) for s = 1..7 (x 0-based rows of phi). Sigma_t = Phi_t^T Phi_t + lambda I (Phi_t: the 7 observed rows), L its lower Cholesky factor (Sigma_t = L L^T), nu_t = Sigma_t^-1 Phi_t^T y_t. The vector an agent sends (line 10) is a draw of N(nu_t, lambda Sigma_t^-1): `vector_covariance` = lambda Sigma_t^-1, and for the given standard-normal z, `vector_with_z` = nu_t + sqrt(lambda) L^-T z. The Thompson sample of line 6 is N(nu_t, beta^2 lambda Sigma_t^-1): `thompson_with_z` = nu_t + beta sqrt(lambda) L^-T z with beta = 1.7. Conditioning: Sigma_t has eigenvalues down to about lambda, so compare nu_t and the covariance at about 1e-10 relative to their largest entry.",
         json!({"points": matrix(points.view()), "phi": matrix(phi.view()), "lambda": lambda, "observed_rows": xs, "y": ys, "z": vector(z.view()), "beta": beta}),
@@ -338,7 +328,7 @@ fn weights_fixture() -> Result<Entry, CheckError> {
     let synthetic = weights_case(5, 2, Weighting::Adaptive(Annealing::SYNTHETIC), 0..=45)?;
     let real = weights_case(6, 4, Weighting::Adaptive(Annealing::REAL_WORLD), 0..=45)?;
     let fixed = weights_case(5, 2, Weighting::NonAdaptive, 0..=0)?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "softmax_weights",
         "The public sub-region weights of distributed exploration (Sec. 3.2, App. B). Agent n (0-based) is assigned to sub-region assignment[n] = n mod P; I_n^(i) = 1 if assignment[n] = i, else 0. Softmax phi_n^(i) = exp((a I_n^(i) + 1) / T_t) / sum_m exp((a I_m^(i) + 1) / T_t), a = 15; weights[t][n][i] = phi_n^(i) at iteration t (N x P, each column sums to 1). Adaptive (App. B): T_t = a / (a_t - 1), so a / T_t = a_t - 1 = log_ratio; a_t = a + 1 for t <= hold, then a_t = (a + 1) - a (t - hold - 1) / (decay - 1) for the decay iterations t = hold + 1 .. hold + decay - 1, and a_t = 1 (infinite temperature, uniform weights 1/N) for t >= hold + decay; synthetic: hold = 5, decay = 5 (a_t = 16 for t <= 6, then 12.25, 8.5, 4.75, 1; the paper's worked values), real-world: hold = 10, decay = 30. Non-adaptive (App. B.2.5): T = 1 for every t (log_ratio = a = 15), so its one entry holds for every t (a_t null). phi_max = max_{n,i} phi_n^(i), which scales the server's noise. Computed in the overflow-free form phi_n^(i) = exp(I_n^(i) r) / (N_i exp(r) + N - N_i), r = log_ratio, N_i = number of agents assigned to i.",
         json!({"synthetic": synthetic["inputs"], "real_world": real["inputs"], "non_adaptive": fixed["inputs"]}),
@@ -416,7 +406,7 @@ fn aggregation_fixture() -> Result<Entry, CheckError> {
     let non_private = exact
         .aggregate(t, agent_vectors, &mut ChaCha20Rng::seed_from_u64(0))
         .map_err(err)?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "server_aggregation",
         "One round of the central server (Algorithm 1) on fixed inputs. N = 5 agents, M = 3, P = 2, assignment n mod P, weights phi_n^(i) of the synthetic schedule at t = 7 (a_t = 12.25; see softmax_weights.json), q = 0.25, S = 2, z = 1. Private (lines 6-11) with the subsample `selected` given and the noise set to zero: each vector is clipped to L2 norm S / sqrt(P), omega_hat_n = omega_n / max(1, |omega_n|_2 / (S / sqrt(P))) (`clipped`, all agents shown); aggregate[i] = sum_{n selected} (phi_n^(i) / q) omega_hat_n (P x M; the release adds N(0, sigma^2 I) to each row). sensitivity = phi_max S / q (the L2 norm of one agent's contribution to the joint output), sigma_textbook = z phi_max S / q, sigma_hardened = (1 + 2^-20) z phi_max S / q (the discrete Gaussian's grid slack, the crate's default sampler). Non-private (FTS, FTS-DE): non_private[i] = sum_n phi_n^(i) omega_n over every agent, no clipping, no noise.",
         json!({"t": t, "q": q, "S": clip, "z": z, "P": p, "vectors": matrix(vectors.view()), "weights": matrix(w.view()), "selected": selected}),
@@ -524,7 +514,7 @@ fn privacy_fixture() -> Result<Entry, CheckError> {
         ins.push(json!({"q": q, "z": z, "paper_printed_T40": printed}));
         outs.push(json!({"epsilon_paper": paper, "order_paper": order, "epsilon_pld": pld}));
     }
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "privacy_per_round",
         "The privacy loss of DP-FTS-DE after k = 1..40 releases (T = 40 iterations, Fig. 2c/2d) for the paper's five (q, z), N = 200 agents, delta = N^-1.1 = 200^-1.1. Each release is one Poisson-subsampled Gaussian round (sampling rate q, noise multiplier z; add/remove one agent). epsilon_paper[k-1] (the paper's moments accountant, what CentralServer::privacy_loss reports): RDP at the integer orders alpha = 2..=33, A_alpha = sum_{j=0}^{alpha} C(alpha, j) (1-q)^(alpha-j) q^j exp((j^2 - j) / (2 z^2)), RDP_k(alpha) = k ln(A_alpha) / (alpha - 1), epsilon = min_alpha RDP_k(alpha) + ln(1/delta) / (alpha - 1), order_paper the minimising alpha; epsilon_paper[39] reproduces the values the paper prints (paper_printed_T40, rounded to 2 decimals). epsilon_pld[j]: at k = k_pld[j] (a subset of the releases, to keep regeneration fast), the privacy-loss-distribution accountant (privacy::accountant::subsampled_gaussian_pld_epsilon, an option, not the paper's): loss grid of width 1e-3, connect-the-dots discretisation (an upper bound), tail mass 1e-20 beyond the grid counted as infinite loss, k-fold FFT convolution on a Chernoff window with the mass beyond it and a floating-point error bound added to delta, max over the remove and add orientations; it depends on the bin width (the excess over the exact value is second order in the width).",
         json!({"N": n, "delta": number(delta), "k": rounds.collect::<Vec<_>>(), "k_pld": PLD_ROUNDS, "cases": ins}),

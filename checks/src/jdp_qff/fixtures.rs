@@ -31,22 +31,12 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     ])
 }
 
-fn entry(
-    name: &str,
-    description: &str,
-    inputs: serde_json::Value,
-    outputs: serde_json::Value,
-    tolerances: std::collections::BTreeMap<String, verification::fixtures::Tolerance>,
-) -> Entry {
-    verification::fixtures::area_entry("jdp-qff", name, description, inputs, outputs, tolerances)
-}
-
 fn nqff_fixture() -> Result<Entry, CheckError> {
     let x2 = arr2(&[[0.0, 0.0], [0.5, -1.0], [1.5, 0.3], [-2.0, 1.0], [1.2, 1.2]]);
     let f2 = jdp_qff::features::nqff(2, 1.0, 3)?;
     let x1 = arr2(&[[0.0], [0.3], [-0.8], [2.5]]);
     let f1 = jdp_qff::features::nqff(1, 1.0, 2)?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "nqff_features",
         "Normalised quadrature Fourier features (Dubey 2021, Section 4.2; Mutny & Krause 2018) of the unit-variance SE kernel exp(-|x - y|^2 / (2 l^2)), l = 1, with mbar Gauss-Hermite nodes t_i and weights w_i per dimension: for every multi-index I of the full grid (row-major), omega_I = sqrt(2) t_I / l and W_I = prod_j (w_{i_j} / sqrt(pi)); phi = [sqrt(W_I) cos(omega_I . x) for all I, then sqrt(W_I) sin(omega_I . x) for all I], m = 2 mbar^d features with |phi(x)|_2 = 1. Case d2: d = 2, mbar = 3 (m = 18); case d1: d = 1, mbar = 2 (m = 4). One row of features per point.",
         json!({"lengthscale": 1.0, "d2": {"mbar": 3, "points": matrix(x2.view())}, "d1": {"mbar": 2, "points": matrix(x1.view())}}),
@@ -75,7 +65,7 @@ fn tree_nodes_fixture() -> Entry {
             )
         })
         .collect();
-    entry(
+    super::AREA.fixture(
         "tree_prefix_nodes",
         "The binary mechanism of Algorithm 2 (Chan, Shi & Song 2011): the prefix sum released at time t (1-based) is the sum of one noisy node per one-bit j of t; the node of level j covers the items start..=end (1-based) with end = t with its bits below j cleared and start = end - 2^j + 1, and gets its fresh noise when it is completed, at time end. nodes[t - 1] lists [level, start, end] for t = 1..16, by increasing start (privacy::mechanisms::tree::prefix_nodes).",
         json!({"t": (1..=16).collect::<Vec<u64>>()}),
@@ -115,7 +105,7 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
             "paper_lemma5_sigma_u": number(vu.sqrt()),
         }));
     }
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "calibration",
         "Noise calibrations of Algorithms 2 and 3, derived through zCDP (docs/jdp-qff.md), with the paper's values beside them. rho_star = the largest rho whose classic conversion rho + 2 sqrt(rho ln(1/beta)) is <= alpha (Bun & Steinke 2016, Prop. 1.3). Tree (JDP): L = floor(log2 T) + 1 levels, Delta = sqrt(2) (1 + B_y^2) (replace-one, packed outer product of [phi; y] with |phi| <= 1, |y| <= B_y), sigma = (1 + 2^-20) Delta sqrt(L / (2 rho_star)) (the hardened sampler's grid factor). Local JDP: sigma_x = (1 + 2^-20) sqrt(2) / sqrt(rho_star), sigma_u = (1 + 2^-20) 2 B_y / sqrt(rho_star). Paper, as printed, for comparison only: Lemma 2's 16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2 with n = 1 + ceil(log2 T), B = B_y and the reward-noise rho = 1/2; Lemma 5's sqrt(8 ln(5/(2 beta))) / alpha and sqrt(8 (B^2 + 2 ln(8 m / beta)) ln(5/beta)) / alpha (its undefined delta read as beta). m enters only Lemma 5.",
         json!({"conversion": "classic", "reward_noise_rho": rho_noise, "cases": ins}),
@@ -171,7 +161,7 @@ fn spectrum_fixture() -> Result<Entry, CheckError> {
             "local_derived": spectrum_json(&Spectrum::local(&l, m, t, zeta, SpectrumRule::Derived)?),
         }));
     }
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "spectrum",
         "The PSD shift and (lambda_min, lambda_max, h_norm, kappa) of Definition 3 with B_y = 1, zeta = 0.1, the calibrations of calibration.json (classic conversion). shift = 2 Upsilon, lambda_min = Upsilon, lambda_max = 3 Upsilon, kappa = h_norm / sqrt(lambda_min). jdp_paper (Lemma 3): Upsilon = sigma sqrt(2n) (4 sqrt(m) + 2 ln(2T/zeta)), h_norm = sigma sqrt(n) (sqrt(m) + sqrt(2 ln(2T/zeta))), n = 1 + ceil(log2 T). jdp_derived: Upsilon = sigma sqrt(2 L m ln(8 m T / (zeta/4))) (matrix Gaussian series, Tropp 2015 Thm 4.1.1; privacy::mechanisms::matrix::spectral_bound with k = L summands), h_norm = sigma sqrt(L) (sqrt(m) + sqrt(2 ln(4T/zeta))). local_paper (Lemma 6): Upsilon = sigma_x sqrt(T) (4 sqrt(m) + 2 ln(2T/zeta)), h_norm = sigma_u sqrt(m T sigma_x). local_derived: as jdp_derived with T summands of scales sigma_x (matrix) and sigma_u (vector).",
         json!({"B_y": 1.0, "zeta": zeta, "cases": ins}),
@@ -250,7 +240,7 @@ fn server_fixture() -> Result<Entry, CheckError> {
     }
     let (sigma, u) = last.ok_or_else(|| CheckError::msg("empty history"))?;
     let (mean, var) = server.posterior(tests.view())?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "server_after_history",
         "Algorithm 1's server after a fixed privatised history. Features: NQFF d = 1, l = 1, mbar = 2 (m = 4; see nqff_features.json). Calibration alpha = 1, beta = 0.1, T = 8, B_y = 1 (classic conversion; sigma as in calibration.json), spectrum Lemma 3 (paper constants, zeta = 0.1; see spectrum.json), Theorem 1's width with B = 1, rho = 1/2, lambda = 1/4, zeta = 0.1, eps = 0. Round t = 1..6 pushes pack_upper(v v^T), v = [phi(x_t); clip(y_t)], into the tree of T = 8 with the given node noise (row t - 1: the noise of the node completed at time t, noise[t-1][j] = sigma sin(1.7 t + 0.9 j), packed upper-triangle order of the 5 x 5 matrix); the release N~ (the noisy prefix sum, tree_prefix_nodes.json) gives Sigma~_{t+1} = top-left 4 x 4 block + shift I and u~_{t+1} = the first 4 entries of its last column, which replace the server's statistics. V_t = Sigma~_t + lambda I; sqrt_beta[t-1] = beta_t^{1/2} = B sqrt(lambda_max + lambda) + rho sqrt(2 ln(2/zeta) + max(0, ln det V_t - m ln(lambda + lambda_min))) + kappa for t = 1..7 (t = 1: Sigma~_1 = shift I, u~_1 = 0), log_det_v[t-1] = ln det V_t; after round 6: theta = V_7^-1 u~_7, posterior mean <theta, phi(x)> and squared width |phi(x)|^2_{V_7^-1} at the test points.",
         json!({"points": xs, "rewards": ys, "node_noise": matrix(noise.view()), "sigma": number(cal.sigma), "shift": number(spectrum.shift), "test_points": matrix(tests.view())}),

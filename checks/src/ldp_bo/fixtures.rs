@@ -18,16 +18,6 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     ])
 }
 
-pub(super) fn entry(
-    name: &str,
-    description: &str,
-    inputs: serde_json::Value,
-    outputs: serde_json::Value,
-    tolerances: std::collections::BTreeMap<String, verification::fixtures::Tolerance>,
-) -> Entry {
-    verification::fixtures::area_entry("ldp-bo", name, description, inputs, outputs, tolerances)
-}
-
 pub(super) fn ctl_scale_fixture() -> Result<Entry, CheckError> {
     let cases = [
         (1.0, 1.0, 1.0),
@@ -44,7 +34,7 @@ pub(super) fn ctl_scale_fixture() -> Result<Entry, CheckError> {
         paper.push(number(ldp_bo::schedule::ctl_scale(b, r, eps)?));
         used.push(number(c.laplace_scale()));
     }
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "ctl_scale",
         "CTL(eps) of Zhou & Tan (Curator 1): rewards are clipped to [-(B+R), B+R], then Laplace noise of scale L = 2(B+R)/eps is added (paper_scale). With the hardened sampler (exact discrete Laplace on a grid of width 2^-k) the sensitivity is inflated by the grid factor (1 + 2^-20) and the scale used is hardened_scale = (1 + 2^-20) * 2(B+R)/eps.",
         json!({"cases": ins}),
@@ -73,7 +63,7 @@ pub(super) fn tgp_schedule_fixture() -> Result<Entry, CheckError> {
         .zip(&gammas)
         .map(|(&t, &g)| s.beta(t, g))
         .collect();
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "tgp_schedule",
         "LDP-TGP-UCB (Algorithm 2): L = 2(B+R)/eps, K = B^2 + R^2 + 2 L^2, truncation points b_t = B + R + L ln(max(t, 1)) for t = 0..10 (ln 0 is replaced by ln 1: b_0 = B + R), and beta_t = B + 2 sqrt(2/lambda) b_{t-1} sqrt(gamma_{t-1} + ln(1/delta)) + sqrt(K (ln(max(t-1, 1)) + 1) / lambda) for t = 1..10 with the given gamma_{t-1} (gamma_prev[i] is used for t = i + 1).",
         json!({"B": b, "R": r, "epsilon": eps, "lambda": lambda, "delta": delta, "gamma_prev": gammas}),
@@ -110,7 +100,7 @@ pub(super) fn truncation_fixture() -> Result<Entry, CheckError> {
         .zip(&b)
         .map(|(&v, &bb)| ldp_bo::truncation::truncate_reward(v, bb))
         .collect();
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "ata_truncation",
         "LDP-ATA-GP-UCB, Algorithm 1 line 10: r_i = sum_tau u[i][tau] y[tau] 1{|u[i][tau] y[tau]| <= b[tau]} for the rows u_i of U = V^{-1/2} Phi^T; and Algorithm 2 line 8 on the same rewards: y_hat[tau] = y[tau] 1{|y[tau]| <= b[tau]} (set to 0, not clipped, beyond b).",
         json!({"U": matrix(u.view()), "y": vector(y.view()), "b": vector(b.view())}),
@@ -136,7 +126,7 @@ pub(super) fn median_of_means_fixture() -> Result<Entry, CheckError> {
     ];
     let v = ndarray::array![[3.0, 0.5], [0.5, 2.0]];
     let m = ldp_bo::median_of_means::median_of_means(thetas.view(), v.view())?;
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "moma_median_of_means",
         "LDP-MoMA-GP-UCB, Algorithm 3 lines 11-12: r_j = median over s != j of ||theta_j - theta_s||_V (the median of an even count is the mean of the two middle values), k* = argmin_j r_j (0-based, ties to the smallest index).",
         json!({"thetas": matrix(thetas.view()), "V": matrix(v.view())}),
@@ -171,7 +161,7 @@ pub(super) fn posterior_fixture() -> Result<Entry, CheckError> {
         gp.observe(a, y_hat)?;
     }
     let var = gp.variance();
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "tgp_posterior",
         "LDP-TGP-UCB posterior after a fixed history (Algorithm 2 lines 8-10): arms = 8 points 0, 1/7, ..., 1 on [0, 1]; SE kernel k(x, y) = exp(-(x - y)^2 / (2 * 0.2^2)); lambda = 1; privatised rewards y_bar at the played arms (0-based indices) are truncated at b_t = B + R + L ln t with B = R = 1, eps = 1 and the hardened CTL scale L (see ctl_scale.json) for t = 1..6 (y_hat = 0 beyond b_t); then mu(x) = k_t(x)^T (K_t + lambda I)^{-1} y_hat and sigma^2(x) = k(x, x) - k_t(x)^T (K_t + lambda I)^{-1} k_t(x) at every arm.",
         json!({"arms": matrix(arms.view()), "lengthscale": 0.2, "lambda": 1.0, "B": 1.0, "R": 1.0, "epsilon": 1.0, "played_arms": plays, "y_bar": rewards}),

@@ -18,16 +18,6 @@ pub fn fixtures() -> Result<Vec<Entry>, CheckError> {
     Ok(vec![estimator_fixture()?, mechanism_fixture()?])
 }
 
-fn entry(
-    name: &str,
-    description: &str,
-    inputs: serde_json::Value,
-    outputs: serde_json::Value,
-    tolerances: std::collections::BTreeMap<String, verification::fixtures::Tolerance>,
-) -> Entry {
-    verification::fixtures::area_entry("usca", name, description, inputs, outputs, tolerances)
-}
-
 fn estimator_fixture() -> Result<Entry, CheckError> {
     let (lx, lc) = (0.2, 0.3);
     let kernel = Product::new(
@@ -65,7 +55,7 @@ fn estimator_fixture() -> Result<Entry, CheckError> {
     let mu = e.mu(q.view())?;
     let s2 = v.sigma2(q.view())?;
     let clipped: Array1<f64> = data.rewards().to_owned();
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "estimator",
         "USCA's estimator mu_T (eq. 4) and surrogate variance sigma^2 (eq. 5) for fixed learning \
          data W_T (rows [x; c]), rewards Y_T clipped to [-B, B], an approximating set Z and query \
@@ -118,7 +108,7 @@ fn mechanism_fixture() -> Result<Entry, CheckError> {
         let p = ExponentialMechanism::new(eps, delta)?.probabilities(&u)?;
         cases.push(json!({"eps": eps, "sensitivity": delta, "probabilities": p}));
     }
-    Ok(entry(
+    Ok(super::AREA.fixture(
         "prediction_probabilities",
         "The prediction stage's selection probabilities (Definition 3.2 on a finite X): \
          p_i = exp(eps u_i / (2 Delta)) / sum_j exp(eps u_j / (2 Delta)) for fixed utilities \
