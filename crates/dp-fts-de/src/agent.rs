@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use bandit::policy::{Pending, Reselect};
 use kernel::WeightSpaceGp;
 use ndarray::Array1;
 use rand::{Rng, RngExt};
@@ -59,7 +60,7 @@ pub struct FtsAgent {
     exploration: Exploration,
     region: usize,
     gp: WeightSpaceGp,
-    pending: Option<usize>,
+    pending: Pending<usize>,
 }
 
 impl FtsAgent {
@@ -84,7 +85,7 @@ impl FtsAgent {
             exploration,
             region,
             gp,
-            pending: None,
+            pending: Pending::new(Reselect::Forbid),
         })
     }
 
@@ -128,11 +129,8 @@ impl FtsAgent {
         broadcast: Option<&Broadcast>,
         rng: &mut R,
     ) -> Result<(usize, Choice), DpFtsDeError> {
-        if self.pending.is_some() {
-            return Err(DpFtsDeError::Setting(
-                "select called twice without observing the first query's value".into(),
-            ));
-        }
+        // A second select before the first query's value: BanditError::SelectTwice.
+        self.pending.check_select()?;
         let r: f64 = rng.random();
         let follow = self.exploration.follow_probability(t);
         let choice = match broadcast {
@@ -160,23 +158,26 @@ impl FtsAgent {
                 (self.features.argmax(w.view()), Choice::Thompson)
             }
         };
-        self.pending = Some(choice.0);
+        self.pending.store(choice.0)?;
         Ok(choice)
     }
 
     /// Record the value `y` observed at point `x` (an initial point, or the query just
     /// selected).
     pub fn observe(&mut self, x: usize, y: f64) -> Result<(), DpFtsDeError> {
-        if let Some(p) = self.pending
-            && p != x
+        if let Some(&pending) = self.pending.get()
+            && pending != x
         {
-            return Err(DpFtsDeError::Setting(format!(
-                "observed point {x}, but the pending query is {p}"
-            )));
+            return Err(DpFtsDeError::ObservedOtherPoint {
+                observed: x,
+                pending,
+            });
         }
         validation::index_in("observed point", x, self.features.n_points())?;
         self.gp.observe(self.features.row(x), y)?;
-        self.pending = None;
+        if self.pending.is_pending() {
+            self.pending.take()?;
+        }
         Ok(())
     }
 

@@ -17,6 +17,15 @@ pub enum DpFtsDeError {
     /// an agent index out of range, a round out of order.
     #[error("invalid setting: {0}")]
     Setting(String),
+    /// An agent observed a point other than the query it selected (the select/observe guard
+    /// of `bandit::policy`; a second select is `bandit::BanditError::SelectTwice`).
+    #[error("observed point {observed}, but the pending query is {pending}")]
+    ObservedOtherPoint {
+        /// The point observed.
+        observed: usize,
+        /// The query awaiting its value.
+        pending: usize,
+    },
     /// An error of the kernel crate (features, Cholesky of the posterior).
     #[error(transparent)]
     Kernel(#[from] kernel::KernelError),

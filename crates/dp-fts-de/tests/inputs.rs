@@ -391,9 +391,15 @@ fn agent_protocol_errors_are_typed() {
     );
     let (x, _) = agent.select(1, None, &mut rng).unwrap();
     let e = agent.select(2, None, &mut rng).unwrap_err();
-    assert!(matches!(e, DpFtsDeError::Setting(_)), "{e}");
+    assert!(
+        matches!(e, DpFtsDeError::Bandit(bandit::BanditError::SelectTwice)),
+        "{e}"
+    );
     let e = agent.observe((x + 1) % 24, 0.0).unwrap_err();
-    assert!(matches!(e, DpFtsDeError::Setting(_)), "{e}");
+    assert!(
+        matches!(e, DpFtsDeError::ObservedOtherPoint { observed, pending } if pending == x && observed == (x + 1) % 24),
+        "{e}"
+    );
     agent.observe(x, 0.0).unwrap();
 }
 
