@@ -14,20 +14,18 @@ use bandit::agent::{Agent, Curator, Feedback};
 use criterion::{Criterion, criterion_group, criterion_main};
 use jdp_qff::experiments::{DUBEY_LENGTHSCALE, DUBEY_N};
 use jdp_qff::features::nqff;
-use jdp_qff::{
-    ApproximateGpUcb, JdpQffParams, PrivatizedStatistics, WidthParams, jdp, non_private,
-};
+use jdp_qff::{ApproximateGpUcb, JdpQffParams, StatisticsMessage, WidthParams, jdp, non_private};
 use kernel::QuadratureFourierFeatures;
 use ndarray::Array2;
 use privacy::Sampler;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-type Server = ApproximateGpUcb<QuadratureFourierFeatures, PrivatizedStatistics>;
+type Server<M> = ApproximateGpUcb<QuadratureFourierFeatures, M>;
 
 /// One round: select, release, observe.
-fn round<C: Curator<Message = PrivatizedStatistics, Error = jdp_qff::JdpQffError>>(
-    server: &mut Server,
+fn round<M: StatisticsMessage, C: Curator<Message = M, Error = jdp_qff::JdpQffError>>(
+    server: &mut Server<M>,
     curator: &mut C,
     d: &Array2<f64>,
     t: &mut usize,
@@ -46,10 +44,10 @@ fn round<C: Curator<Message = PrivatizedStatistics, Error = jdp_qff::JdpQffError
     *t += 1;
 }
 
-fn bench_curator<C: Curator<Message = PrivatizedStatistics, Error = jdp_qff::JdpQffError>>(
+fn bench_curator<M: StatisticsMessage, C: Curator<Message = M, Error = jdp_qff::JdpQffError>>(
     c: &mut Criterion,
     name: &str,
-    mut server: Server,
+    mut server: Server<M>,
     mut curator: C,
 ) {
     let mut rng = ChaCha20Rng::seed_from_u64(1);

@@ -19,5 +19,7 @@ pub use params::{JdpQffParams, jdp, local, non_private};
 pub use privatizer::{ExactStatistics, JdpPrivatizer};
 pub use server::ApproximateGpUcb;
 pub use spectrum::{Spectrum, SpectrumRule};
-pub use statistics::{ClientMessage, PrivatizedStatistics, ServerStatistics, StatisticsMessage};
+pub use statistics::{
+    ClientMessage, ExactSums, PrivatizedStatistics, ServerStatistics, StatisticsMessage,
+};
 pub use width::{ConfidenceWidth, WidthParams};

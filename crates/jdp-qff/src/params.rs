@@ -15,7 +15,7 @@ use crate::local::LocalClient;
 use crate::privatizer::{ExactStatistics, JdpPrivatizer};
 use crate::server::ApproximateGpUcb;
 use crate::spectrum::{Spectrum, SpectrumRule};
-use crate::statistics::{ClientMessage, PrivatizedStatistics};
+use crate::statistics::{ClientMessage, ExactSums, PrivatizedStatistics};
 use crate::width::{ConfidenceWidth, WidthParams};
 
 /// Everything the private algorithms need besides the features and the horizon.
@@ -126,13 +126,7 @@ pub fn local<F: FeatureMap>(
 pub fn non_private<F: FeatureMap>(
     features: Arc<F>,
     width: WidthParams,
-) -> Result<
-    (
-        ApproximateGpUcb<F, PrivatizedStatistics>,
-        ExactStatistics<F>,
-    ),
-    JdpQffError,
-> {
+) -> Result<(ApproximateGpUcb<F, ExactSums>, ExactStatistics<F>), JdpQffError> {
     let width = ConfidenceWidth::new(width, Spectrum::none())?;
     let exact = ExactStatistics::new(Arc::clone(&features));
     Ok((ApproximateGpUcb::new(features, width)?, exact))

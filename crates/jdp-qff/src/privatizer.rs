@@ -17,7 +17,7 @@ use validation::finite;
 use crate::calibration::JdpCalibration;
 use crate::error::JdpQffError;
 use crate::spectrum::Spectrum;
-use crate::statistics::PrivatizedStatistics;
+use crate::statistics::{ExactSums, PrivatizedStatistics};
 
 /// Algorithm 2: the JDP privatizer.
 ///
@@ -202,21 +202,21 @@ impl<F: FeatureMap> ExactStatistics<F> {
 }
 
 impl<F: FeatureMap> Curator for ExactStatistics<F> {
-    type Message = PrivatizedStatistics;
+    type Message = ExactSums;
     type Error = JdpQffError;
 
     fn curate<R: Rng + ?Sized>(
         &mut self,
         feedback: &Feedback<'_>,
         _rng: &mut R,
-    ) -> Result<PrivatizedStatistics, JdpQffError> {
+    ) -> Result<ExactSums, JdpQffError> {
         let phi = self.features.map(feedback.point)?;
         let y = finite("reward", feedback.reward)?;
         let col = phi.view().insert_axis(ndarray::Axis(1));
         self.sigma += &col.dot(&col.t());
         self.u.scaled_add(y, &phi);
         self.observations += 1;
-        Ok(PrivatizedStatistics::new(
+        Ok(ExactSums::new(
             self.sigma.clone(),
             self.u.clone(),
             self.observations,

@@ -16,8 +16,8 @@ use crate::statistics::{ServerStatistics, StatisticsMessage};
 use crate::width::ConfidenceWidth;
 
 /// Algorithm 1's SERVER, generic over what it receives: [`crate::PrivatizedStatistics`]
-/// (Algorithm 2, or the exact statistics of the non-private comparison) or
-/// [`crate::ClientMessage`] (Algorithm 3). Neither has a public constructor from raw data.
+/// (Algorithm 2), [`crate::ClientMessage`] (Algorithm 3) or, for the non-private comparison,
+/// [`crate::ExactSums`]. None has a public constructor from raw data.
 ///
 /// Each `observe` (O(m^3)): `V_t = Sigma~_t + lambda I` is factored (Cholesky),
 /// `theta~_t = V_t^-1 u~_t`, and `beta_t^{1/2}` ([`ConfidenceWidth::sqrt_beta`]) is computed from

@@ -3,10 +3,12 @@
 //! [`PrivatizedStatistics`] (Algorithm 2: `(Sigma~_t, u~_t)` released by the PRIVATIZER) and
 //! [`ClientMessage`] (Algorithm 3: one client's noisy `(Phi Phi^T + N_t, y Phi + n_t)`) have no
 //! public constructor: the only way to make one is a privatizer's or a client's
-//! [`bandit::agent::Curator::curate`] (or [`crate::privatizer::ExactStatistics`] for the
-//! non-private comparison). The server is generic over [`StatisticsMessage`]; a server built by
-//! [`crate::jdp`] or [`crate::local()`] takes one of these two types, so the type checker
-//! guarantees that it never receives a raw `(Phi(x_t), y_t)`. The trait is public so that
+//! [`bandit::agent::Curator::curate`]. The non-private comparison's exact sums have a type of
+//! their own, [`ExactSums`] (made by [`crate::privatizer::ExactStatistics`]), so that no
+//! un-noised statistic can pass for a privatized one. The server is generic over
+//! [`StatisticsMessage`]; a server built by [`crate::jdp`] or [`crate::local()`] takes one of
+//! the two private types, so the type checker guarantees that it never receives a raw
+//! `(Phi(x_t), y_t)`. The trait is public so that
 //! tests and fixtures can replay a given privatised history (the verification crate's jdp-qff
 //! fixtures do); a message type of one's own is outside this guarantee.
 
@@ -80,11 +82,63 @@ impl PrivatizedStatistics {
 
 impl StatisticsMessage for PrivatizedStatistics {
     fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
-        check_shape(state, self.sigma.nrows(), self.u.len())?;
-        state.sigma = self.sigma;
-        state.u = self.u;
-        state.observations = self.observations;
-        Ok(())
+        replace(state, self.sigma, self.u, self.observations)
+    }
+}
+
+/// Replace the server's statistics (after checking their shapes).
+fn replace(
+    state: &mut ServerStatistics,
+    sigma: Array2<f64>,
+    u: Array1<f64>,
+    observations: usize,
+) -> Result<(), JdpQffError> {
+    check_shape(state, sigma.nrows(), u.len())?;
+    state.sigma = sigma;
+    state.u = u;
+    state.observations = observations;
+    Ok(())
+}
+
+/// `(Sigma_{t+1}, u_{t+1})` of the NON-PRIVATE comparison after round `t`: the exact sums, no
+/// noise, no shift ([`crate::privatizer::ExactStatistics`]). A type of its own, not a
+/// [`PrivatizedStatistics`]: a server fed these is `ApproximateGpUcb<F, ExactSums>`, so its
+/// type says it is not private. The server replaces its statistics with them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactSums {
+    sigma: Array2<f64>,
+    u: Array1<f64>,
+    observations: usize,
+}
+
+impl ExactSums {
+    pub(crate) fn new(sigma: Array2<f64>, u: Array1<f64>, observations: usize) -> Self {
+        Self {
+            sigma,
+            u,
+            observations,
+        }
+    }
+
+    /// `Sigma_{t+1}` (`m x m`).
+    pub fn sigma(&self) -> &Array2<f64> {
+        &self.sigma
+    }
+
+    /// `u_{t+1}` (length `m`).
+    pub fn u(&self) -> &Array1<f64> {
+        &self.u
+    }
+
+    /// The number of rounds summarised (`t`).
+    pub fn observations(&self) -> usize {
+        self.observations
+    }
+}
+
+impl StatisticsMessage for ExactSums {
+    fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
+        replace(state, self.sigma, self.u, self.observations)
     }
 }
 
