@@ -20,8 +20,6 @@
 //! otherwise. A PASS says the regret grew no faster than `T^a L(T)` over the tested horizons; it
 //! says nothing about horizons beyond the grid, nor about the constant.
 
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha20Rng;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -30,6 +28,13 @@ use serde::Serialize;
 use crate::audit::mix;
 use crate::outcome::Verdict;
 use crate::stats::normal_quantile;
+
+mod bootstrap;
+mod power;
+mod sweep;
+
+pub use power::{calibrated_process, detectable_excess, fail_rate};
+pub use sweep::{SweepResult, privacy_sweep};
 
 /// Errors of the scaling checker.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -238,24 +243,15 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
     let mean = mean_of(&all);
     let (slope, intercept) = fit(config, &mean)
         .ok_or_else(|| ScalingError::Regret(format!("mean regret {mean:?} has a zero")))?;
-    let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ 0xb007));
-    let mut boot = Vec::with_capacity(config.bootstrap);
-    for _ in 0..config.bootstrap {
-        let idx: Vec<usize> = (0..runs.len())
-            .map(|_| rng.random_range(0..runs.len()))
-            .collect();
-        if let Some((b, _)) = fit(config, &mean_of(&idx)) {
-            boot.push(b);
-        }
-    }
+    let mut boot = bootstrap::slopes(runs.len(), config.bootstrap, config.seed ^ 0xb007, |idx| {
+        fit(config, &mean_of(idx)).map(|(b, _)| b)
+    });
     if boot.len() < config.bootstrap / 2 {
         return Err(ScalingError::Regret(
             "most bootstrap resamples have a zero mean regret".into(),
         ));
     }
-    let bm = boot.iter().sum::<f64>() / boot.len() as f64;
-    let se =
-        (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>() / (boot.len() - 1) as f64).sqrt();
+    let se = bootstrap::standard_deviation(&boot);
     boot.sort_by(f64::total_cmp);
     let q = |p: f64| boot[((boot.len() - 1) as f64 * p).round() as usize];
     let z = -normal_quantile(config.alpha / 2.0);
@@ -282,42 +278,6 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
     })
 }
 
-/// A calibrated synthetic regret process: the measured runs of `result` with their trend
-/// replaced by `T^exponent L(T)` (`L` the configuration's log factor). Run `s` at horizon `h`
-/// is `T_h^exponent L(T_h) R_sh / m_h`, with `m_h` the mean of the measured runs at `T_h`: every
-/// run keeps its ratio to the mean, and so the correlation of its deviations across horizons,
-/// while the mean over runs is exactly `T^exponent L(T)`. So the process has the algorithm's
-/// dispersion and a known exponent, in the statistic the checker fits (the mean).
-///
-/// # Errors
-/// [`ScalingError::Regret`] when a horizon's mean regret is not positive.
-pub fn calibrated_process(
-    result: &ScalingResult,
-    exponent: f64,
-) -> Result<Vec<Vec<f64>>, ScalingError> {
-    let runs = &result.regret;
-    let h = result.config.horizons.len();
-    let mean: Vec<f64> = (0..h)
-        .map(|j| runs.iter().map(|r| r[j]).sum::<f64>() / runs.len() as f64)
-        .collect();
-    if mean.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
-        return Err(ScalingError::Regret(format!(
-            "mean regret {mean:?} is not positive at every horizon: no calibrated process"
-        )));
-    }
-    Ok(runs
-        .iter()
-        .map(|r| {
-            (0..h)
-                .map(|j| {
-                    let t = result.config.horizons[j];
-                    (t as f64).powf(exponent) * result.config.log_factor(t) * r[j] / mean[j]
-                })
-                .collect()
-        })
-        .collect())
-}
-
 /// The checker's verdict on given runs (`runs[s][h]` at `config.horizons[h]`): what
 /// [`check_scaling_curves`] computes after it has the runs.
 ///
@@ -331,184 +291,11 @@ pub fn check_scaling_runs(
     analyse(runs, config)
 }
 
-/// The resampled experiments of [`fail_rate`] and [`detectable_excess`]: `replicates` data sets
-/// drawn with replacement from the population [`calibrated_process`]`(result, exponent)`, each
-/// as many runs as `result` has, judged by the checker; returns each one's result.
-fn resampled(
-    result: &ScalingResult,
-    exponent: f64,
-    replicates: usize,
-) -> Result<Vec<ScalingResult>, ScalingError> {
-    let population = calibrated_process(result, exponent)?;
-    let config = &result.config;
-    let n = population.len();
-    (0..replicates)
-        .into_par_iter()
-        .map(|k| {
-            let mut rng = ChaCha20Rng::seed_from_u64(mix(config.seed ^ mix(0xd00d + k as u64)));
-            let runs = (0..n)
-                .map(|_| population[rng.random_range(0..n)].clone())
-                .collect();
-            analyse(runs, config)
-        })
-        .collect()
-}
-
-/// How often the checker FAILs data sets drawn from a process with exponent `exponent` and
-/// `result`'s dispersion: the population [`calibrated_process`]`(result, exponent)` (whose mean
-/// is exactly `T^exponent L(T)`) is resampled with replacement, `replicates` times, each
-/// resample as many runs as `result` has; each resample's mean, and so its fitted slope,
-/// varies as a new experiment's would, and the checker (with its own bootstrap interval)
-/// judges it. The rate is an estimate from `replicates` draws (standard error at most
-/// `0.5 / sqrt(replicates)`).
-///
-/// # Errors
-/// As [`calibrated_process`] and the checker.
-pub fn fail_rate(
-    result: &ScalingResult,
-    exponent: f64,
-    replicates: usize,
-) -> Result<f64, ScalingError> {
-    let judged = resampled(result, exponent, replicates)?;
-    Ok(judged.iter().filter(|r| r.verdict == Verdict::Fail).count() as f64 / replicates as f64)
-}
-
-/// The smallest excess `d` over the theory's exponent `a` (a multiple of `step`, at most
-/// `d_max`) that the checker detects (verdict FAIL) with probability at least `power`, for
-/// processes with the dispersion of `result`'s runs, with that probability; `None` when no such
-/// `d` reaches it.
-///
-/// One set of resampled experiments at exponent `a` ([`fail_rate`]'s, with the same resamples
-/// for every `d`) suffices: raising the exponent by `d` multiplies every run at `T_h` by the
-/// same `T_h^d`, which adds exactly `d` to a replicate's slope and leaves its bootstrap standard
-/// error unchanged, so replicate `k` FAILs at `a + d` exactly when `d > a - lower_k`, `lower_k`
-/// the lower end of its interval at `a`. The rate at `a + d` is the fraction of replicates with
-/// `a - lower_k < d`.
-///
-/// # Errors
-/// As [`fail_rate`].
-pub fn detectable_excess(
-    result: &ScalingResult,
-    power: f64,
-    step: f64,
-    d_max: f64,
-    replicates: usize,
-) -> Result<Option<(f64, f64)>, ScalingError> {
-    let a = result.config.theory_exponent;
-    let thresholds: Vec<f64> = resampled(result, a, replicates)?
-        .iter()
-        .map(|r| a - r.slope_lower)
-        .collect();
-    let steps = (d_max / step).round() as usize;
-    for i in 1..=steps {
-        let d = (step * i as f64 * 1e6).round() / 1e6;
-        let rate = thresholds.iter().filter(|&&t| t < d).count() as f64 / replicates as f64;
-        if rate >= power {
-            return Ok(Some((d, rate)));
-        }
-    }
-    Ok(None)
-}
-
-/// The result of a privacy sweep: how the regret at a fixed horizon depends on epsilon.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SweepResult {
-    /// The epsilons.
-    pub epsilons: Vec<f64>,
-    /// Mean regret over seeds at each epsilon.
-    pub mean: Vec<f64>,
-    /// Slope of `ln R` against `ln(1/eps)`: the exponent `k` of `R ~ eps^-k`.
-    pub exponent: f64,
-    /// Interval of the exponent (normal bootstrap, level `1 - alpha`).
-    pub exponent_lower: f64,
-    /// Upper end.
-    pub exponent_upper: f64,
-    /// PASS when the interval lies in `[0, max_exponent]` (regret does not increase with epsilon
-    /// and grows no faster than the theory's `eps^-max_exponent`), FAIL when it lies entirely
-    /// outside, INCONCLUSIVE otherwise.
-    pub verdict: Verdict,
-}
-
-/// Privacy sweep: `regret(eps, seed)` at each epsilon for `seeds` seeds; the exponent `k` of
-/// `R ~ eps^-k` with a bootstrap over seeds, compared with `[0, max_exponent]`.
-pub fn privacy_sweep<F, E>(
-    regret: F,
-    epsilons: &[f64],
-    seeds: usize,
-    max_exponent: f64,
-    alpha: f64,
-    seed: u64,
-) -> Result<SweepResult, ScalingError>
-where
-    F: Fn(f64, u64) -> Result<f64, E> + Sync,
-    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
-{
-    if epsilons.len() < 3 || seeds < 8 || epsilons.iter().any(|e| !(e.is_finite() && *e > 0.0)) {
-        return Err(ScalingError::InvalidConfig(
-            "need >= 3 positive epsilons and >= 8 seeds".into(),
-        ));
-    }
-    let k = epsilons.len();
-    let flat = (0..seeds * k)
-        .into_par_iter()
-        .map(|i| {
-            regret(
-                epsilons[i % k],
-                mix(seed ^ mix((i / k) as u64) ^ mix(2000 + (i % k) as u64)),
-            )
-        })
-        .collect::<Vec<Result<f64, E>>>();
-    let flat = first_error(flat)?;
-    if flat.iter().any(|r| !r.is_finite()) {
-        return Err(ScalingError::Regret("non-finite regret".into()));
-    }
-    let x: Vec<f64> = epsilons.iter().map(|e| -e.ln()).collect();
-    let fit_idx = |idx: &[usize]| -> Option<f64> {
-        let m: Vec<f64> = (0..k)
-            .map(|j| idx.iter().map(|&s| flat[s * k + j]).sum::<f64>() / idx.len() as f64)
-            .collect();
-        let y: Vec<f64> = m.iter().map(|v| v.ln()).collect();
-        y.iter().all(|v| v.is_finite()).then(|| ols(&x, &y).0)
-    };
-    let all: Vec<usize> = (0..seeds).collect();
-    let mean: Vec<f64> = (0..k)
-        .map(|j| all.iter().map(|&s| flat[s * k + j]).sum::<f64>() / seeds as f64)
-        .collect();
-    let exponent =
-        fit_idx(&all).ok_or_else(|| ScalingError::Regret("a mean regret is zero".into()))?;
-    let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ 0x5eed));
-    let boot: Vec<f64> = (0..1000)
-        .filter_map(|_| {
-            let idx: Vec<usize> = (0..seeds).map(|_| rng.random_range(0..seeds)).collect();
-            fit_idx(&idx)
-        })
-        .collect();
-    let bm = boot.iter().sum::<f64>() / boot.len() as f64;
-    let se = (boot.iter().map(|b| (b - bm) * (b - bm)).sum::<f64>()
-        / (boot.len().max(2) - 1) as f64)
-        .sqrt();
-    let z = -normal_quantile(alpha / 2.0);
-    let (lo, hi) = (exponent - z * se, exponent + z * se);
-    let verdict = if lo >= 0.0 && hi <= max_exponent {
-        Verdict::Pass
-    } else if hi < 0.0 || lo > max_exponent {
-        Verdict::Fail
-    } else {
-        Verdict::Inconclusive
-    };
-    Ok(SweepResult {
-        epsilons: epsilons.to_vec(),
-        mean,
-        exponent,
-        exponent_lower: lo,
-        exponent_upper: hi,
-        verdict,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
     use rand_distr::{Distribution, LogNormal};
 
     fn config(a: f64, c: f64) -> ScalingConfig {
