@@ -2,8 +2,8 @@
 //! clipping.
 
 use crate::shared::{ALPHA, Expect, audit_outcome};
+use ::ldp_bo::ConvertToLaplace;
 use privacy::Sampler;
-use privacy::mechanisms::ConvertToLaplace;
 use privacy::sampler::{Grid, NoiseSampler, Norm};
 use rand_chacha::ChaCha20Rng;
 use verification::CheckKind;

@@ -2,11 +2,11 @@
 
 use super::scaling::{SCALING_NOISE, rkhs_environment};
 use crate::shared::ALPHA;
+use ::ldp_bo::ConvertToLaplace;
 use bandit::agent::{Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams};
 use bandit::objective::RkhsEnvironment;
 use bandit::runner::regret_curve;
-use privacy::mechanisms::ConvertToLaplace;
 use rand_chacha::ChaCha20Rng;
 use verification::CheckKind;
 use verification::scaling::privacy_sweep;

@@ -34,13 +34,13 @@ use verification::{CheckError, CheckResult, Context};
 pub(super) fn tree_node(ctx: &Context) -> CheckResult {
     let cal = calibration(1024)?;
     let m =
-        OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma)?;
+        OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma())?;
     let (x, xp) = (
         (arr1(&[1.0]), OUT_OF_RANGE_REWARD),
         (arr1(&[1.0]), -OUT_OF_RANGE_REWARD),
     );
     let d = 2.0 * REWARD_BOUND;
-    let mu_pair = d / cal.sigma;
+    let mu_pair = d / cal.sigma();
     // The exact LLR of the Gaussian shift: the (0, 1) packed entry (larger under x).
     let llr = Known::new(
         "exact Gaussian LLR ordering (the (phi, y) entry)",
@@ -57,7 +57,7 @@ pub(super) fn tree_node(ctx: &Context) -> CheckResult {
         CheckKind::Audit,
         format!(
             "one tree node of Algorithm 2 at the derived sigma (alpha = {AUDIT_ALPHA}, beta = {AUDIT_BETA}, T = 1024, L = {}, B_y = {REWARD_BOUND}): {}",
-            cal.levels,
+            cal.levels(),
             m.claim().subject
         ),
         &r,
@@ -65,13 +65,13 @@ pub(super) fn tree_node(ctx: &Context) -> CheckResult {
     );
     o.measured.push_str(&format!(
         "; node sigma {:.4}, claimed node rho = {:.5} (= rho* / L = {:.5}), the pair's mu = 2 / sigma = {mu_pair:.4}",
-        cal.sigma,
+        cal.sigma(),
         m.rho(),
-        cal.rho / cal.levels as f64
+        cal.rho() / cal.levels() as f64
     ));
-    Ok(o.value("node_sigma", cal.sigma)
-        .value("rho_star", cal.rho)
-        .value("levels", cal.levels)
+    Ok(o.value("node_sigma", cal.sigma())
+        .value("rho_star", cal.rho())
+        .value("levels", cal.levels())
         .value("mu_pair", mu_pair))
 }
 
@@ -136,7 +136,7 @@ pub(super) fn pipeline(ctx: &Context) -> CheckResult {
     let spectrum = Spectrum::jdp(&cal, features.dim(), 0.1, SpectrumRule::Paper)?;
     let p = JdpPrivatizer::new(Arc::clone(&features), cal.clone(), spectrum)?;
     let (x, xp) = (users(OUT_OF_RANGE_REWARD), users(-OUT_OF_RANGE_REWARD));
-    let mu_pair = 2.0 * REWARD_BOUND * (cal.levels as f64).sqrt() / cal.sigma;
+    let mu_pair = 2.0 * REWARD_BOUND * (cal.levels() as f64).sqrt() / cal.sigma();
     let stat = Mapped::new(
         "the server's view (upper triangles of Sigma~_t and u~_t, t = 2..5)",
         |v: &Vec<PrivatizedStatistics>| flatten_view(v),
@@ -206,7 +206,8 @@ pub(super) fn local_client(ctx: &Context) -> CheckResult {
             let (a, u) = client_mean(&phi, yp);
             let da: f64 = a0.iter().zip(&a).map(|(p, q)| (p - q) * (p - q)).sum();
             let du: f64 = u0.iter().zip(&u).map(|(p, q)| (p - q) * (p - q)).sum();
-            let mu = (da / (cal.sigma_x * cal.sigma_x) + du / (cal.sigma_u * cal.sigma_u)).sqrt();
+            let mu = (da / (cal.sigma_x() * cal.sigma_x()) + du / (cal.sigma_u() * cal.sigma_u()))
+                .sqrt();
             if best.as_ref().is_none_or(|b| mu > b.0) {
                 best = Some((mu, xp.clone(), yp));
             }
@@ -214,7 +215,7 @@ pub(super) fn local_client(ctx: &Context) -> CheckResult {
     }
     let (mu_pair, xp, yp) = best.ok_or_else(|| CheckError::msg("empty grid"))?;
     let (a1, u1) = client_mean(&features.map(xp.view())?, yp);
-    let (sx2, su2) = (cal.sigma_x * cal.sigma_x, cal.sigma_u * cal.sigma_u);
+    let (sx2, su2) = (cal.sigma_x() * cal.sigma_x(), cal.sigma_u() * cal.sigma_u());
     let wa: Vec<f64> = a0.iter().zip(&a1).map(|(p, q)| (p - q) / sx2).collect();
     let wu: Vec<f64> = u0.iter().zip(&u1).map(|(p, q)| (p - q) / su2).collect();
     let llr = Known::new(
@@ -273,6 +274,6 @@ pub(super) fn local_client(ctx: &Context) -> CheckResult {
     Ok(o.value("mu_pair", mu_pair)
         .value("x_prime", xp[0])
         .value("y_prime", yp)
-        .value("sigma_x", cal.sigma_x)
-        .value("sigma_u", cal.sigma_u))
+        .value("sigma_x", cal.sigma_x())
+        .value("sigma_u", cal.sigma_u()))
 }

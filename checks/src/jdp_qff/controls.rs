@@ -29,7 +29,7 @@ pub(super) fn noise_reused_across_nodes(ctx: &Context) -> CheckResult {
     let claim = tree.claim();
     let sigma = tree.sigma();
     let k = packed_len(2);
-    let grid = Grid::for_sensitivity(cal.sensitivity, k, Norm::L2)?;
+    let grid = Grid::for_sensitivity(cal.sensitivity(), k, Norm::L2)?;
     let broken = |s: &Array2<f64>, rng: &mut ChaCha20Rng| -> Result<Vec<f64>, PrivacyError> {
         let z: Array1<f64> = (0..k)
             .map(|_| Sampler::Hardened.perturb_gaussian(0.0, sigma, grid, rng))
@@ -74,10 +74,10 @@ pub(super) fn noise_reused_across_nodes(ctx: &Context) -> CheckResult {
 pub(super) fn scalar_noise(ctx: &Context) -> CheckResult {
     let cal = calibration_at(CONTROL_ALPHA, 1024)?;
     let real =
-        OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma)?;
+        OuterProductGaussian::with_noise(1, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma())?;
     let claim = real.claim();
-    let grid = Grid::for_sensitivity(cal.sensitivity, real.packed_len(), Norm::L2)?;
-    let sigma = cal.sigma;
+    let grid = Grid::for_sensitivity(cal.sensitivity(), real.packed_len(), Norm::L2)?;
+    let sigma = cal.sigma();
     let broken = |i: &(Array1<f64>, f64),
                   rng: &mut ChaCha20Rng|
      -> Result<Vec<f64>, verification::CheckError> {
@@ -101,7 +101,8 @@ pub(super) fn scalar_noise(ctx: &Context) -> CheckResult {
         CheckKind::PositiveControl,
         format!(
             "one tree node (alpha = {CONTROL_ALPHA}, beta = {AUDIT_BETA}, T = 1024) with a scalar noise added to every entry (not a symmetric matrix of independent entries), node sigma {:.4}, claiming {}",
-            cal.sigma, claim.subject
+            cal.sigma(),
+            claim.subject
         ),
         &r,
         Expect::Flagged,

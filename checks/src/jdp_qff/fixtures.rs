@@ -94,13 +94,13 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
         let (vx, vu) = paper_lemma5_variances(alpha, beta, b, m)?;
         ins.push(json!({"alpha": alpha, "beta": beta, "T": t, "m": m, "B_y": b}));
         outs.push(json!({
-            "levels": c.levels,
-            "sensitivity": number(c.sensitivity),
-            "rho_star": number(c.rho),
-            "sigma": number(c.sigma),
+            "levels": c.levels(),
+            "sensitivity": number(c.sensitivity()),
+            "rho_star": number(c.rho()),
+            "sigma": number(c.sigma()),
             "paper_lemma2_sigma": number(paper_lemma2_sigma(alpha, beta, t, b, rho_noise)?),
-            "local_sigma_x": number(l.sigma_x),
-            "local_sigma_u": number(l.sigma_u),
+            "local_sigma_x": number(l.sigma_x()),
+            "local_sigma_u": number(l.sigma_u()),
             "paper_lemma5_sigma_x": number(vx.sqrt()),
             "paper_lemma5_sigma_u": number(vu.sqrt()),
         }));
@@ -205,13 +205,13 @@ fn server_fixture() -> Result<Entry, CheckError> {
     let k = packed_len(m + 1);
     // Node t's noise (the node completed at time t): sigma sin(1.7 t + 0.9 j), j = 0..k-1.
     let noise = Array2::from_shape_fn((xs.len(), k), |(t, j)| {
-        cal.sigma * (1.7 * (t + 1) as f64 + 0.9 * j as f64).sin()
+        cal.sigma() * (1.7 * (t + 1) as f64 + 0.9 * j as f64).sin()
     });
     let mut tree = TreeAggregation::new(
         StreamShape::Symmetric(m + 1),
         horizon,
-        cal.sensitivity,
-        cal.sigma,
+        cal.sensitivity(),
+        cal.sigma(),
     )?;
     let mut server = ApproximateGpUcb::<_, GivenRelease>::new(Arc::clone(&features), width)?;
     let tests = arr2(&[[-1.0], [-0.5], [0.0], [0.5], [1.0]]);
@@ -221,7 +221,8 @@ fn server_fixture() -> Result<Entry, CheckError> {
     let mut last = None;
     for (t, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
         let phi = features.map(arr1(&[x]).view())?;
-        let item = pack_upper(clipped_outer_product(phi.view(), y, 1.0, cal.reward_bound)?.view())?;
+        let item =
+            pack_upper(clipped_outer_product(phi.view(), y, 1.0, cal.reward_bound())?.view())?;
         let prefix = tree.push_packed_with_noise(item.view(), noise.row(t))?;
         let full = privacy::mechanisms::matrix::unpack_symmetric(prefix.view(), m + 1)?;
         let sigma = Array2::from_shape_fn((m, m), |(i, j)| {
@@ -243,7 +244,7 @@ fn server_fixture() -> Result<Entry, CheckError> {
     Ok(super::AREA.fixture(
         "server_after_history",
         "Algorithm 1's server after a fixed privatised history. Features: NQFF d = 1, l = 1, mbar = 2 (m = 4; see nqff_features.json). Calibration alpha = 1, beta = 0.1, T = 8, B_y = 1 (classic conversion; sigma as in calibration.json), spectrum Lemma 3 (paper constants, zeta = 0.1; see spectrum.json), Theorem 1's width with B = 1, rho = 1/2, lambda = 1/4, zeta = 0.1, eps = 0. Round t = 1..6 pushes pack_upper(v v^T), v = [phi(x_t); clip(y_t)], into the tree of T = 8 with the given node noise (row t - 1: the noise of the node completed at time t, noise[t-1][j] = sigma sin(1.7 t + 0.9 j), packed upper-triangle order of the 5 x 5 matrix); the release N~ (the noisy prefix sum, tree_prefix_nodes.json) gives Sigma~_{t+1} = top-left 4 x 4 block + shift I and u~_{t+1} = the first 4 entries of its last column, which replace the server's statistics. V_t = Sigma~_t + lambda I; sqrt_beta[t-1] = beta_t^{1/2} = B sqrt(lambda_max + lambda) + rho sqrt(2 ln(2/zeta) + max(0, ln det V_t - m ln(lambda + lambda_min))) + kappa for t = 1..7 (t = 1: Sigma~_1 = shift I, u~_1 = 0), log_det_v[t-1] = ln det V_t; after round 6: theta = V_7^-1 u~_7, posterior mean <theta, phi(x)> and squared width |phi(x)|^2_{V_7^-1} at the test points.",
-        json!({"points": xs, "rewards": ys, "node_noise": matrix(noise.view()), "sigma": number(cal.sigma), "shift": number(spectrum.shift), "test_points": matrix(tests.view())}),
+        json!({"points": xs, "rewards": ys, "node_noise": matrix(noise.view()), "sigma": number(cal.sigma()), "shift": number(spectrum.shift), "test_points": matrix(tests.view())}),
         json!({"sqrt_beta": sqrt_beta, "log_det_v": log_det, "sigma_tilde_7": matrix(sigma.view()), "u_tilde_7": vector(u.view()), "theta": vector(server.theta().view()), "posterior_mean": vector(mean.view()), "posterior_squared_width": vector(var.view())}),
         tolerances([
             (

@@ -1,10 +1,11 @@
 //! Typed errors on bad parameters.
 
+use ::ldp_bo::ConvertToLaplace;
 use privacy::accountant::ZcdpConversion;
 use privacy::accountant::rdp::paper_preset_epsilon;
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism,
-    SubsampledGaussian, classic_sigma, node_sigma,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, SubsampledGaussian, classic_sigma,
+    node_sigma,
 };
 use verification::CheckKind;
 use verification::{CheckResult, Context, Outcome, verdict};

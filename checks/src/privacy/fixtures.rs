@@ -1,6 +1,7 @@
 //! The privacy fixtures (`fixtures/privacy/`).
 
 use super::accountant::{PAPER_CASES, PAPER_STEPS, paper_delta};
+use ::ldp_bo::ConvertToLaplace;
 use ndarray::Array1;
 use privacy::accountant::rdp::{default_orders, paper_preset_epsilon, subsampled_gaussian_epsilon};
 use privacy::accountant::{
@@ -8,7 +9,7 @@ use privacy::accountant::{
     zcdp_to_epsilon,
 };
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, analytic_sigma, classic_sigma, node_sigma, tree_levels,
+    ExponentialMechanism, analytic_sigma, classic_sigma, node_sigma, tree_levels,
 };
 use serde_json::{Value, json};
 use verification::CheckError;

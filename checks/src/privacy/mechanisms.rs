@@ -1,11 +1,12 @@
 //! The exponential mechanism's law and the hardened defaults of every mechanism.
 
 use crate::shared::ALPHA;
+use ::ldp_bo::ConvertToLaplace;
 use privacy::Sampler;
 use privacy::distribution_tests::hoeffding_threshold;
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
-    SubsampledGaussian, TreeAggregation,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape, SubsampledGaussian,
+    TreeAggregation,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;

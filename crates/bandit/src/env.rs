@@ -307,6 +307,65 @@ impl<E: Environment, I> Environment for Annotated<E, I> {
     }
 }
 
+/// An environment whose regret is measured against the best point of the decision set `D_t`
+/// (the definition of regret of Dubey 2021, Sec. 2: `max_{x in D_t} f(x) - f(x_t)`) rather than
+/// against the global maximum: it behaves exactly like `env` except that
+/// [`Environment::optimal_mean`] is the largest mean reward of the round's decision set.
+#[derive(Debug, Clone)]
+pub struct BestOfSet<E> {
+    env: E,
+    best: f64,
+}
+
+impl<E: Environment> BestOfSet<E> {
+    /// Wrap `env`.
+    pub fn new(env: E) -> Self {
+        Self {
+            env,
+            best: f64::NAN,
+        }
+    }
+}
+
+impl<E: Environment> Environment for BestOfSet<E> {
+    fn dim(&self) -> usize {
+        self.env.dim()
+    }
+
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
+        self.env.begin_round(round, rng)?;
+        let n = self.env.decision_set().nrows();
+        self.best = (0..n)
+            .map(|i| self.env.mean_reward(i))
+            .fold(f64::NEG_INFINITY, f64::max);
+        Ok(())
+    }
+
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.env.decision_set()
+    }
+
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.env.mean_reward(action)
+    }
+
+    fn optimal_mean(&self) -> f64 {
+        self.best
+    }
+
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
+        self.env.sample_reward(action, rng)
+    }
+}
+
 /// A recorded data stream on a fixed arm set: in round `t` the environment is user `t`, whose
 /// raw reward for arm `a` is `rewards[[t, a]]` (no randomness). The mean reward of an arm in
 /// round `t` is that user's reward, so the pseudo-regret is the regret against the best arm
@@ -400,5 +459,34 @@ impl Environment for RecordedStream {
             });
         }
         Ok(self.rewards[[self.round, action]])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::noise::RewardModel;
+    use crate::objective::Camelback;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn best_of_set_measures_regret_against_the_rounds_best_point() {
+        let inner = SampledBoxEnvironment::new(
+            Camelback,
+            crate::domain::BoxDomain::cube(2, -0.5, 0.5).unwrap(),
+            5,
+            RewardModel::gaussian(0.1).unwrap(),
+        )
+        .unwrap();
+        let mut env = BestOfSet::new(inner.clone());
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        env.begin_round(1, &mut rng).unwrap();
+        let means: Vec<f64> = (0..5).map(|i| env.mean_reward(i)).collect();
+        let best = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(env.optimal_mean().to_bits(), best.to_bits());
+        // The global maximum of Camelback (1.03) is above the best of 5 points of the box.
+        assert!(inner.optimal_mean() > best);
+        assert_eq!(env.decision_set().nrows(), 5);
     }
 }

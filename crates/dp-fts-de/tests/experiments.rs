@@ -1,13 +1,14 @@
 //! The reproduction of Sec. 5 / App. B (`dp_fts_de::experiments::Dai2021`): every figure runs
 //! at a tiny budget with its labels, reproducibly; the budgets are the paper's; the summary
-//! prints the paper's privacy losses beside ours; runs are bit-identical for any thread count.
+//! prints the paper's privacy losses beside ours; runs are bit-identical for any thread count;
+//! the synthetic runs see independent problem draws, and every claim names curves of its figure.
 
 use bandit::dataset::default_data_dir;
-use bandit::experiment::{ExperimentError, FigureResult, Metric, Options, PaperExperiments};
+use bandit::experiment::{self, ExperimentError, FigureResult, Metric, Options, PaperExperiments};
 use dp_fts_de::DpFtsDeParams;
 use dp_fts_de::experiments::{
-    Dai2021, PAPER_EPSILON_Q, PAPER_EPSILON_Z, REAL_WORLD_RUNS, SYNTHETIC_RUNS, load_problem,
-    panels, run_curve,
+    Dai2021, PAPER_EPSILON_Q, PAPER_EPSILON_Z, Problem, REAL_WORLD_RUNS, SYNTHETIC_DRAWS,
+    draw_problems, load_problem, panels, run_curve,
 };
 use privacy::accountant::paper_preset_epsilon;
 
@@ -77,12 +78,24 @@ fn the_budgets_are_the_papers() {
             // Sec. 5.2: N_init = 10, T = 60; runs: our choice (module docs).
             (REAL_WORLD_RUNS, 70)
         } else {
-            // Sec. 5.1: 5 runs, N_init = 10, T = 40.
-            (SYNTHETIC_RUNS, 50)
+            // Sec. 5.1: N_init = 10, T = 40; one run on each of 20 problem draws.
+            (SYNTHETIC_DRAWS, 50)
         };
         assert_eq!((fo.trials(), fo.horizon()), expected, "{}", f.id);
+        let draws = if f.id.starts_with("fig3") {
+            experiment::Problem::Fixed
+        } else {
+            experiment::Problem::RandomPerTrial
+        };
+        assert_eq!(f.problem, draws, "{}", f.id);
+        // Every claim reads curves of its figure (a typo would skip it silently).
+        for c in &f.claims {
+            for l in c.curves() {
+                assert!(f.curves.iter().any(|x| x == l), "{} {}: {l}", f.id, c.id);
+            }
+        }
     }
-    assert_eq!(SYNTHETIC_RUNS, 5);
+    assert_eq!(SYNTHETIC_DRAWS, 20);
     let syn = DpFtsDeParams::synthetic();
     assert_eq!((syn.n_init, syn.iterations), (10, 40));
 }
@@ -123,17 +136,41 @@ fn the_summary_prints_the_papers_privacy_losses_beside_ours() {
 #[test]
 fn a_run_is_bit_identical_for_any_thread_count() {
     let panel = panels().into_iter().find(|p| p.id == "fig2b").unwrap();
-    let problem = load_problem(panel.problem, 11, &default_data_dir()).unwrap();
-    let params = panel.curves[2].params;
     let config = tiny(11).run_config();
+    let problems = draw_problems(panel.problem, 11, config.n_trials, &default_data_dir()).unwrap();
+    assert_eq!(problems.len(), 2);
+    let params = panel.curves[2].params;
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| run_curve(&problem, &params, &config).unwrap())
+            .install(|| run_curve(&problems, &params, &config).unwrap())
     };
     assert_eq!(run(1), run(3));
+    // One problem for two runs is accepted; two problems for three runs are not.
+    assert!(run_curve(&problems[..1], &params, &config).is_ok());
+    let three = Options::new(3, 12, 11, default_data_dir())
+        .unwrap()
+        .run_config();
+    assert!(run_curve(&problems, &params, &three).is_err());
+}
+
+#[test]
+fn problem_draws_differ_and_the_data_set_is_one() {
+    let dir = default_data_dir();
+    let objective = |p: &dp_fts_de::FederatedProblem| p.objective(0).to_vec();
+    let d0 = load_problem(Problem::Synthetic, 5, 0, &dir).unwrap();
+    let d0_again = load_problem(Problem::Synthetic, 5, 0, &dir).unwrap();
+    let d1 = load_problem(Problem::Synthetic, 5, 1, &dir).unwrap();
+    assert_eq!(objective(&d0), objective(&d0_again));
+    assert_ne!(objective(&d0), objective(&d1));
+    let h = load_problem(Problem::Heterogeneous { alpha: 0.7 }, 5, 0, &dir).unwrap();
+    assert_ne!(objective(&d0), objective(&h));
+    assert_eq!(
+        draw_problems(Problem::Synthetic, 5, 3, &dir).unwrap().len(),
+        3
+    );
 }
 
 #[test]

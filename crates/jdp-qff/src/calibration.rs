@@ -43,23 +43,72 @@ pub fn check_target(alpha: f64, beta: f64) -> Result<(), JdpQffError> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JdpCalibration {
     /// `alpha` of `(alpha, beta)`-JDP.
-    pub alpha: f64,
+    alpha: f64,
     /// `beta` of `(alpha, beta)`-JDP.
-    pub beta: f64,
+    beta: f64,
     /// The horizon `T`.
-    pub horizon: u64,
+    horizon: u64,
     /// The reward clipping bound `B_y`.
-    pub reward_bound: f64,
+    reward_bound: f64,
     /// The zCDP to `(alpha, beta)` conversion.
-    pub conversion: ZcdpConversion,
+    conversion: ZcdpConversion,
     /// Tree levels `L = floor(log2 T) + 1`.
-    pub levels: usize,
+    levels: usize,
     /// `Delta = sqrt(2) (1 + B_y^2)`.
-    pub sensitivity: f64,
+    sensitivity: f64,
     /// `rho*`, the zCDP budget of the whole stream.
-    pub rho: f64,
+    rho: f64,
     /// The node noise standard deviation of every packed entry (hardened sampler).
-    pub sigma: f64,
+    sigma: f64,
+}
+
+/// The derived values, read-only: a calibration is made only by its constructors, so its
+/// fields always agree with its derivation.
+impl JdpCalibration {
+    /// `alpha` of `(alpha, beta)`-JDP.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// `beta` of `(alpha, beta)`-JDP.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// The horizon `T`.
+    pub fn horizon(&self) -> u64 {
+        self.horizon
+    }
+
+    /// The reward clipping bound `B_y`.
+    pub fn reward_bound(&self) -> f64 {
+        self.reward_bound
+    }
+
+    /// The zCDP to `(alpha, beta)` conversion.
+    pub fn conversion(&self) -> ZcdpConversion {
+        self.conversion
+    }
+
+    /// Tree levels `L = floor(log2 T) + 1`.
+    pub fn levels(&self) -> usize {
+        self.levels
+    }
+
+    /// `Delta = sqrt(2) (1 + B_y^2)`.
+    pub fn sensitivity(&self) -> f64 {
+        self.sensitivity
+    }
+
+    /// `rho*`, the zCDP budget of the whole stream.
+    pub fn rho(&self) -> f64 {
+        self.rho
+    }
+
+    /// The node noise standard deviation of every packed entry (hardened sampler).
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
 }
 
 impl JdpCalibration {
@@ -174,26 +223,80 @@ pub fn ceil_log2(horizon: u64) -> Result<u32, JdpQffError> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LocalCalibration {
     /// `alpha`.
-    pub alpha: f64,
+    alpha: f64,
     /// `beta`.
-    pub beta: f64,
+    beta: f64,
     /// The reward clipping bound `B_y`.
-    pub reward_bound: f64,
+    reward_bound: f64,
     /// The zCDP conversion.
-    pub conversion: ZcdpConversion,
+    conversion: ZcdpConversion,
     /// `rho*` of one message.
-    pub rho: f64,
+    rho: f64,
     /// `Delta_X = sqrt(2)`.
-    pub sensitivity_x: f64,
+    sensitivity_x: f64,
     /// `Delta_u = 2 B_y`.
-    pub sensitivity_u: f64,
+    sensitivity_u: f64,
     /// Noise standard deviation of each packed entry of `N_t`.
-    pub sigma_x: f64,
+    sigma_x: f64,
     /// Noise standard deviation of each entry of `n_t`.
-    pub sigma_u: f64,
+    sigma_u: f64,
     /// The sampler whose effective sensitivity the sigmas are calibrated for.
     #[serde(skip)]
-    pub sampler: Sampler,
+    sampler: Sampler,
+}
+
+/// The derived values, read-only: a calibration is made only by its constructors, so its
+/// fields always agree with its derivation.
+impl LocalCalibration {
+    /// `alpha`.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// `beta`.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// The reward clipping bound `B_y`.
+    pub fn reward_bound(&self) -> f64 {
+        self.reward_bound
+    }
+
+    /// The zCDP conversion.
+    pub fn conversion(&self) -> ZcdpConversion {
+        self.conversion
+    }
+
+    /// `rho*` of one message.
+    pub fn rho(&self) -> f64 {
+        self.rho
+    }
+
+    /// `Delta_X = sqrt(2)`.
+    pub fn sensitivity_x(&self) -> f64 {
+        self.sensitivity_x
+    }
+
+    /// `Delta_u = 2 B_y`.
+    pub fn sensitivity_u(&self) -> f64 {
+        self.sensitivity_u
+    }
+
+    /// Noise standard deviation of each packed entry of `N_t`.
+    pub fn sigma_x(&self) -> f64 {
+        self.sigma_x
+    }
+
+    /// Noise standard deviation of each entry of `n_t`.
+    pub fn sigma_u(&self) -> f64 {
+        self.sigma_u
+    }
+
+    /// The sampler whose effective sensitivity the sigmas are calibrated for.
+    pub fn sampler(&self) -> Sampler {
+        self.sampler
+    }
 }
 
 impl LocalCalibration {

@@ -45,8 +45,8 @@ impl<F: FeatureMap> LocalClient<F> {
                 "the local client's zCDP per message, {}, is not a positive finite number \
                  (sigma_X = {}, sigma_u = {})",
                 calibration.message_rho(),
-                calibration.sigma_x,
-                calibration.sigma_u
+                calibration.sigma_x(),
+                calibration.sigma_u()
             ))
         })?;
         Ok(Self {
@@ -74,20 +74,23 @@ impl<F: FeatureMap> LocalClient<F> {
         if norm > 1.0 {
             phi /= norm;
         }
-        let y = finite("reward", reward)?.clamp(-c.reward_bound, c.reward_bound);
+        let y = finite("reward", reward)?.clamp(-c.reward_bound(), c.reward_bound());
         let m = phi.len();
         let col = phi.view().insert_axis(ndarray::Axis(1));
         let packed = pack_upper(col.dot(&col.t()).view())?;
-        let grid_x = Grid::for_sensitivity(c.sensitivity_x, packed.len(), Norm::L2)?;
+        let grid_x = Grid::for_sensitivity(c.sensitivity_x(), packed.len(), Norm::L2)?;
         let noisy: Result<Array1<f64>, PrivacyError> = packed
             .iter()
-            .map(|&v| c.sampler.perturb_gaussian(v, c.sigma_x, grid_x, rng))
+            .map(|&v| c.sampler().perturb_gaussian(v, c.sigma_x(), grid_x, rng))
             .collect();
         let sigma_increment = unpack_symmetric(noisy?.view(), m)?;
-        let grid_u = Grid::for_sensitivity(c.sensitivity_u, m, Norm::L2)?;
+        let grid_u = Grid::for_sensitivity(c.sensitivity_u(), m, Norm::L2)?;
         let u_increment: Result<Array1<f64>, PrivacyError> = phi
             .iter()
-            .map(|&p| c.sampler.perturb_gaussian(y * p, c.sigma_u, grid_u, rng))
+            .map(|&p| {
+                c.sampler()
+                    .perturb_gaussian(y * p, c.sigma_u(), grid_u, rng)
+            })
             .collect();
         Ok(ClientMessage::new(sigma_increment, u_increment?))
     }
@@ -119,18 +122,18 @@ impl<F: FeatureMap> Mechanism for LocalClient<F> {
             format!(
                 "jdp_qff_local_client(m={}, alpha={}, beta={}, B_y={}, sigma_x={}, sigma_u={})",
                 self.features.dim(),
-                c.alpha,
-                c.beta,
-                c.reward_bound,
-                c.sigma_x,
-                c.sigma_u
+                c.alpha(),
+                c.beta(),
+                c.reward_bound(),
+                c.sigma_x(),
+                c.sigma_u()
             ),
             Guarantee::Zcdp { rho },
             TrustModel::Local,
             NeighbouringRelation::ReplaceOne,
             format!(
                 "the client's (x, y) replaced by any other; ||Phi(x)|| <= 1 and |y| <= {} enforced by clipping",
-                c.reward_bound
+                c.reward_bound()
             ),
         )
     }

@@ -90,7 +90,7 @@ impl<F: FeatureMap> JdpPrivatizer<F> {
     ) -> Result<PrivatizedStatistics, JdpQffError> {
         let phi = self.features.map(point)?;
         let reward = finite("reward", reward)?;
-        let item = clipped_outer_product(phi.view(), reward, 1.0, self.calibration.reward_bound)?;
+        let item = clipped_outer_product(phi.view(), reward, 1.0, self.calibration.reward_bound())?;
         let prefix = self.tree.push_matrix(item.view(), rng)?;
         Ok(split(&prefix, self.spectrum.shift, self.tree.time()))
     }
@@ -148,10 +148,10 @@ impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
             format!(
                 "jdp_qff_privatizer(m={}, T={}, alpha={}, beta={}, B_y={}, sigma={}, shift={})",
                 self.features.dim(),
-                self.calibration.horizon,
-                self.calibration.alpha,
-                self.calibration.beta,
-                self.calibration.reward_bound,
+                self.calibration.horizon(),
+                self.calibration.alpha(),
+                self.calibration.beta(),
+                self.calibration.reward_bound(),
                 self.tree.sigma(),
                 self.spectrum.shift
             ),
@@ -160,7 +160,7 @@ impl<F: FeatureMap> Mechanism for JdpPrivatizer<F> {
             NeighbouringRelation::ReplaceOne,
             format!(
                 "one user's (x_t, y_t) replaced; ||Phi(x)|| <= 1 and |y| <= {} enforced by clipping",
-                self.calibration.reward_bound
+                self.calibration.reward_bound()
             ),
         )
     }

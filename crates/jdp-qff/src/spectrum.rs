@@ -78,11 +78,11 @@ impl Spectrum {
         zeta: f64,
         rule: SpectrumRule,
     ) -> Result<Self, JdpQffError> {
-        let t = calibration.horizon;
+        let t = calibration.horizon();
         match rule {
             SpectrumRule::Paper => {
                 let n = 1.0 + f64::from(crate::calibration::ceil_log2(t)?);
-                let (s, m, zeta) = checked(calibration.sigma, m, zeta)?;
+                let (s, m, zeta) = checked(calibration.sigma(), m, zeta)?;
                 let l = (2.0 * t as f64 / zeta).ln();
                 let upsilon = s * (2.0 * n).sqrt() * (4.0 * m.sqrt() + 2.0 * l);
                 Ok(Self::shifted(
@@ -91,9 +91,9 @@ impl Spectrum {
                 ))
             }
             SpectrumRule::Derived => derived(
-                calibration.sigma,
-                calibration.sigma,
-                calibration.levels,
+                calibration.sigma(),
+                calibration.sigma(),
+                calibration.levels(),
                 m,
                 t,
                 zeta,
@@ -112,7 +112,7 @@ impl Spectrum {
         let t = at_least_one("horizon T", horizon)?;
         match rule {
             SpectrumRule::Paper => {
-                let (sx, mf, zeta) = checked(calibration.sigma_x, m, zeta)?;
+                let (sx, mf, zeta) = checked(calibration.sigma_x(), m, zeta)?;
                 let tf = t as f64;
                 let lambda = tf.sqrt() * (4.0 * mf.sqrt() + 2.0 * (2.0 * tf / zeta).ln());
                 let upsilon = sx * lambda;
@@ -120,12 +120,12 @@ impl Spectrum {
                 // h_norm = sigma_u sqrt(m T sigma_x).
                 Ok(Self::shifted(
                     upsilon,
-                    calibration.sigma_u * (mf * tf * sx).sqrt(),
+                    calibration.sigma_u() * (mf * tf * sx).sqrt(),
                 ))
             }
             SpectrumRule::Derived => derived(
-                calibration.sigma_x,
-                calibration.sigma_u,
+                calibration.sigma_x(),
+                calibration.sigma_u(),
                 usize::try_from(t).unwrap_or(usize::MAX),
                 m,
                 t,

@@ -191,12 +191,12 @@ fn calibrations_follow_their_derivations() {
     let cal = JdpCalibration::new(a, b, t, by, ZcdpConversion::Classic).unwrap();
     let l = (1.0 / b).ln();
     let rho = ((l + a).sqrt() - l.sqrt()).powi(2);
-    assert_relative_eq!(cal.rho, rho, max_relative = 1e-12);
-    assert_eq!(cal.levels, 11); // floor(log2 1024) + 1
+    assert_relative_eq!(cal.rho(), rho, max_relative = 1e-12);
+    assert_eq!(cal.levels(), 11); // floor(log2 1024) + 1
     let delta = std::f64::consts::SQRT_2 * (1.0 + by * by);
     let f = privacy::Sampler::Hardened.sensitivity_factor();
     assert_relative_eq!(
-        cal.sigma,
+        cal.sigma(),
         f * delta * (11.0 / (2.0 * rho)).sqrt(),
         max_relative = 1e-12
     );
@@ -204,22 +204,27 @@ fn calibrations_follow_their_derivations() {
     let lc = LocalCalibration::new(a, b, by, ZcdpConversion::Classic).unwrap();
     assert_relative_eq!(lc.message_rho(), rho, max_relative = 1e-12);
     assert_relative_eq!(
-        lc.sigma_x,
+        lc.sigma_x(),
         f * std::f64::consts::SQRT_2 / rho.sqrt(),
         max_relative = 1e-12
     );
-    assert_relative_eq!(lc.sigma_u, f * 2.0 * by / rho.sqrt(), max_relative = 1e-12);
+    assert_relative_eq!(
+        lc.sigma_u(),
+        f * 2.0 * by / rho.sqrt(),
+        max_relative = 1e-12
+    );
 }
 
-/// A local calibration whose public noise fields were set to zero gives no finite zCDP: the
-/// client refuses it when built instead of claiming a stand-in value.
+/// A local calibration is made only by its constructor (its fields are private, so no caller
+/// can set a noise to zero after the fact): every calibration it makes has positive noise and
+/// a finite zCDP per message, which the client validates when it is built.
 #[test]
-fn a_local_client_refuses_a_calibration_without_noise() {
+fn every_local_calibration_has_noise_and_is_accepted() {
     let features = Arc::new(nqff(2, 0.2, 3).unwrap());
-    let mut cal = LocalCalibration::new(1.0, 0.1, 1.0, ZcdpConversion::Classic).unwrap();
-    assert!(jdp_qff::local::LocalClient::new(Arc::clone(&features), cal.clone()).is_ok());
-    cal.sigma_x = 0.0;
-    let e = jdp_qff::local::LocalClient::new(features, cal).unwrap_err();
-    assert!(matches!(e, JdpQffError::Privacy(_)), "{e}");
-    assert!(e.to_string().contains("zCDP per message"), "{e}");
+    for (alpha, beta, by) in [(1.0, 0.1, 1.0), (1e6, 0.5, 0.1), (1e-3, 1e-9, 5.0)] {
+        let cal = LocalCalibration::new(alpha, beta, by, ZcdpConversion::Classic).unwrap();
+        assert!(cal.sigma_x() > 0.0 && cal.sigma_u() > 0.0, "{cal:?}");
+        assert!(cal.message_rho().is_finite(), "{cal:?}");
+        assert!(jdp_qff::local::LocalClient::new(Arc::clone(&features), cal).is_ok());
+    }
 }

@@ -4,15 +4,15 @@
 //! A learner of this crate is generic over its message type `M: RewardMessage`. The private
 //! algorithms use [`PrivateReward`], which has no public constructor: the only way to make one
 //! is [`CtlCurator`]'s [`bandit::agent::Curator::curate`], which clips the reward to
-//! `[-(B+R), B+R]` and adds Laplace noise through `privacy::mechanisms::ConvertToLaplace`. The
+//! `[-(B+R), B+R]` and adds Laplace noise through [`ConvertToLaplace`]. The
 //! non-private algorithms use `f64` with [`bandit::agent::Identity`]. The type checker thus
 //! guarantees that a private learner never sees a raw reward.
 
 use bandit::agent::{Curator, Feedback};
-use privacy::mechanisms::ConvertToLaplace;
 use privacy::{Mechanism, PrivacyClaim, PrivacyError};
 use rand::Rng;
 
+use crate::convert_to_laplace::ConvertToLaplace;
 use crate::error::LdpBoError;
 use validation::InputError;
 

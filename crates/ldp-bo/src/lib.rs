@@ -2,6 +2,7 @@
 
 mod arm_rewards;
 pub mod ata;
+pub mod convert_to_laplace;
 pub mod curator;
 pub mod error;
 pub mod experiments;
@@ -16,6 +17,7 @@ pub mod truncation;
 mod ucb;
 
 pub use ata::{AtaGpUcb, AtaParams};
+pub use convert_to_laplace::ConvertToLaplace;
 pub use curator::{CtlCurator, PrivateReward, RewardMessage};
 pub use error::{InputError, LdpBoError};
 pub use moma::{EpochLength, MomaGpUcb, MomaParams};

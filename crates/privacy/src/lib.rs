@@ -15,8 +15,8 @@ pub use claim::{Guarantee, NeighbouringRelation, PrivacyClaim, TrustModel};
 pub use error::{InputError, PrivacyError};
 pub use mechanism::Mechanism;
 pub use mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism,
-    OuterProductGaussian, StreamShape, SubsampledGaussian, TreeAggregation,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, OuterProductGaussian, StreamShape,
+    SubsampledGaussian, TreeAggregation,
 };
 pub use params::{Delta, Epsilon, Mu, NoiseMultiplier, NoiseScale, Rho, SamplingRate, Sensitivity};
 pub use sampler::{Grid, Hardened, NoiseSampler, Sampler, Textbook};

@@ -10,9 +10,8 @@ use privacy::accountant::{
     subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
 };
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, Neighbouring,
-    OuterProductGaussian, StreamShape, SubsampledGaussian, TreeAggregation, analytic_sigma,
-    classic_sigma, node_sigma,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, Neighbouring, OuterProductGaussian,
+    StreamShape, SubsampledGaussian, TreeAggregation, analytic_sigma, classic_sigma, node_sigma,
 };
 use privacy::{Delta, Epsilon, InputError, PrivacyError, SamplingRate, Sensitivity};
 use proptest::prelude::*;
@@ -60,7 +59,6 @@ proptest! {
             Epsilon::new(e)
         );
         prop_assert!(LaplaceMechanism::new(e, 1.0).is_err());
-        prop_assert!(ConvertToLaplace::new(e, 1.0, 1.0).is_err());
         prop_assert!(GaussianMechanism::analytic(e, 1e-5, 1.0).is_err());
         prop_assert!(GaussianMechanism::classic(e, 1e-5, 1.0).is_err());
         prop_assert!(ExponentialMechanism::new(e, 1.0).is_err());
@@ -82,7 +80,6 @@ proptest! {
         prop_assert!(classic_sigma(0.5, d, 1.0).is_err());
         prop_assert!(zcdp_to_epsilon(1.0, d, ZcdpConversion::Classic).is_err());
         prop_assert!(paper_preset_epsilon(0.25, 1.0, 40, d).is_err());
-        prop_assert!(ConvertToLaplace::sub_weibull(1.0, 1.0, 1.0, 0.5, 10, d).is_err());
         prop_assert!(subsampled_gaussian_pld_epsilon(0.25, 1.0, 4, d, PldSettings::default()).is_err());
     }
 
@@ -111,7 +108,6 @@ proptest! {
         prop_assert!(LaplaceMechanism::new(1.0, s).is_err());
         prop_assert!(GaussianMechanism::zcdp(1.0, s).is_err());
         prop_assert!(ExponentialMechanism::new(1.0, s).is_err());
-        prop_assert!(ConvertToLaplace::new(1.0, s, 1.0).is_err());
         prop_assert!(SubsampledGaussian::new(0.5, s, 1.0).is_err());
         prop_assert!(TreeAggregation::new(StreamShape::Vector(2), 8, s, 1.0).is_err());
     }
@@ -171,7 +167,6 @@ fn zero_counts() {
     assert!(TreeAggregation::new(StreamShape::Vector(2), 0, 1.0, 1.0).is_err());
     assert!(TreeAggregation::new(StreamShape::Vector(0), 4, 1.0, 1.0).is_err());
     assert!(subsampled_gaussian_pld_epsilon(0.25, 1.0, 0, 1e-5, PldSettings::default()).is_err());
-    assert!(ConvertToLaplace::sub_weibull(1.0, 1.0, 1.0, 0.5, 0, 0.1).is_err());
     assert!(
         SubsampledGaussian::new(0.5, 1.0, 1.0)
             .unwrap()

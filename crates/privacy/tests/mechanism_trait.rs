@@ -6,9 +6,9 @@
 use ndarray::{Array1, Array2, arr1, array};
 use privacy::mechanisms::matrix::{clipped_outer_product, pack_upper};
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, Neighbouring,
-    OuterProductGaussian, Participants, StreamShape, SubsampledGaussian, TreeAggregation,
-    outer_product_sensitivity, symmetric_gaussian_noise,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, Neighbouring, OuterProductGaussian,
+    Participants, StreamShape, SubsampledGaussian, TreeAggregation, outer_product_sensitivity,
+    symmetric_gaussian_noise,
 };
 use privacy::sampler::{Grid, Norm};
 use privacy::{Guarantee, InputError, Mechanism, PrivacyError, Sampler};
@@ -98,38 +98,6 @@ fn scalar_release_is_the_one_coordinate_vector_release() {
         |r| g.release(&0.25, r).unwrap().to_bits(),
         |r| g.release_vector(arr1(&[0.25]).view(), r).unwrap()[0].to_bits(),
     );
-}
-
-#[test]
-fn convert_to_laplace_releases_privatized_rewards() {
-    for s in SAMPLERS {
-        for c in [
-            ConvertToLaplace::new(1.0, 1.0, 0.5).unwrap(),
-            ConvertToLaplace::sub_weibull(0.5, 1.0, 2.0, 0.5, 100, 0.01).unwrap(),
-        ] {
-            let c = c.with_sampler(s);
-            for y in [
-                f64::NEG_INFINITY,
-                -100.0,
-                -1.5,
-                0.0,
-                0.4,
-                1e9,
-                f64::INFINITY,
-            ] {
-                same_draws(
-                    |r| c.release(&y, r).unwrap().to_bits(),
-                    |r| c.privatize(y, r).unwrap().to_bits(),
-                );
-            }
-            assert_eq!(Mechanism::claim(&c), c.claim());
-            let mut rng = ChaCha20Rng::seed_from_u64(0);
-            assert!(matches!(
-                c.release(&f64::NAN, &mut rng),
-                Err(PrivacyError::Input(InputError::NotANumber { .. }))
-            ));
-        }
-    }
 }
 
 #[test]

@@ -4,44 +4,19 @@
 
 use approx::assert_relative_eq;
 use ndarray::{Array2, array};
+use privacy::Sampler;
 use privacy::accountant::{
     PldSettings, ZcdpConversion, subsampled_gaussian_pld_epsilon, zcdp_to_epsilon,
 };
 use privacy::distribution_tests::hoeffding_threshold;
 use privacy::mechanisms::gaussian::{gaussian_delta, gaussian_epsilon};
 use privacy::mechanisms::{
-    ConvertToLaplace, ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape,
-    SubsampledGaussian, TreeAggregation, node_sigma,
+    ExponentialMechanism, GaussianMechanism, LaplaceMechanism, StreamShape, SubsampledGaussian,
+    TreeAggregation, node_sigma,
 };
 use privacy::sampler::GRID_SLACK;
-use privacy::{Guarantee, Sampler};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-
-#[test]
-fn convert_to_laplace_clips_then_adds() {
-    let c = ConvertToLaplace::new(0.5, 1.0, 0.5).unwrap();
-    assert_eq!(c.bound(), 1.5);
-    assert_relative_eq!(c.paper_scale(), 6.0);
-    assert_relative_eq!(c.scale(), 6.0 * (1.0 + GRID_SLACK));
-    assert_relative_eq!(c.clone().with_sampler(Sampler::Textbook).scale(), 6.0);
-    assert_eq!(c.privatize_with_noise(10.0, 0.25).unwrap(), 1.75);
-    assert_eq!(c.privatize_with_noise(-10.0, 0.0).unwrap(), -1.5);
-    assert_eq!(c.privatize_with_noise(0.3, -1.0).unwrap(), 0.3 - 1.0);
-    assert!(matches!(c.claim().guarantee, Guarantee::PureDp { .. }));
-    // Section 4.5: R = K1 ln(T/delta)^theta.
-    let s = ConvertToLaplace::sub_weibull(1.0, 1.0, 2.0, 0.5, 100, 0.01).unwrap();
-    assert_relative_eq!(
-        s.bound(),
-        1.0 + 2.0 * (1e4f64).ln().sqrt(),
-        max_relative = 1e-15
-    );
-    assert_eq!(s.clipping_delta(), Some(0.01));
-    let mut rng = ChaCha20Rng::seed_from_u64(1);
-    let y = c.privatize(100.0, &mut rng).unwrap();
-    assert!(y.is_finite());
-    assert!(c.privatize(f64::NAN, &mut rng).is_err());
-}
 
 #[test]
 fn laplace_and_gaussian_release() {

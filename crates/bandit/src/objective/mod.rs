@@ -1,14 +1,16 @@
 //! Objectives `f: X -> R`: RKHS functions, GP samples, the Mutny & Krause benchmark functions
-//! and Dubey's synthetic.
+//! and Dubey's synthetic, and [`Normalised`] (an objective mapped onto `[-1, 1]`).
 
 mod benchmarks;
 mod dubey;
 mod gp_sample;
+mod normalised;
 mod rkhs;
 
 pub use benchmarks::{Camelback, Michalewicz, StyblinskiTang};
 pub use dubey::{DubeyEnvironment, DubeyObjective};
 pub use gp_sample::{GpSample, HeterogeneousAgents, PerturbedCopies};
+pub use normalised::Normalised;
 pub use rkhs::{CentreSampling, RkhsEnvironment, RkhsFunction, RkhsKernel, RkhsSynthetic};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};

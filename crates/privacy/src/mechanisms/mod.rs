@@ -16,7 +16,7 @@ pub use gaussian::{
     GaussianCalibration, GaussianMechanism, analytic_sigma, classic_sigma, gaussian_delta,
     gaussian_rho,
 };
-pub use laplace::{ConvertToLaplace, LaplaceMechanism};
+pub use laplace::LaplaceMechanism;
 pub use matrix::{
     Neighbouring, OuterProductCalibration, OuterProductGaussian, outer_product_sensitivity,
     symmetric_gaussian_noise,
