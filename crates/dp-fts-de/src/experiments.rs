@@ -149,7 +149,7 @@ impl Problem {
     }
 }
 
-/// One curve: its (file-name safe) label and its parameters.
+/// One curve of `params.json`: its (file-name safe) label and its parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Curve {
     /// The label.
@@ -158,30 +158,78 @@ pub struct Curve {
     pub params: DpFtsDeParams,
 }
 
-/// One figure panel.
+/// One panel of `params.json`: its id, caption, problem, budget and curves.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Panel {
+pub struct PanelRecord {
     /// Its id.
     pub id: &'static str,
     /// Its caption.
     pub caption: &'static str,
     /// The problem.
     pub problem: Problem,
-    /// The curves in drawing order.
-    pub curves: Vec<Curve>,
-    /// Runs per curve (the paper's, or [`REAL_WORLD_RUNS`]).
+    /// Runs per curve.
     pub runs: usize,
     /// Queries per agent, `N_init + T`.
     pub horizon: usize,
-    /// The paper's claims about the panel, tested over the runs ([`claims`]).
-    pub claims: Vec<Claim>,
+    /// The curves in drawing order.
+    pub curves: Vec<Curve>,
 }
 
-fn curve(label: impl Into<String>, params: DpFtsDeParams) -> Curve {
-    Curve {
-        label: label.into(),
-        params,
+impl PanelRecord {
+    /// The record of `panel`.
+    pub fn of(panel: &Panel) -> Self {
+        let budget = panel.budget();
+        Self {
+            id: panel.id(),
+            caption: panel.figure().caption,
+            problem: *panel.problem(),
+            runs: budget.map_or(0, |b| b.trials),
+            horizon: budget.map_or(0, |b| b.horizon),
+            curves: panel
+                .curves()
+                .map(|(label, &params)| Curve {
+                    label: label.to_string(),
+                    params,
+                })
+                .collect(),
+        }
     }
+}
+
+/// One figure panel: its figure, its problem, its budget (runs x queries per agent,
+/// `N_init + T`) and each curve's label with its setting (its `iterations` is replaced by the
+/// figure's `T`).
+pub type Panel = experiment::Panel<Problem, DpFtsDeParams>;
+
+/// A panel of this paper: simple regret from iteration `-9`, standard-error bands, its
+/// problem's draws, its claims ([`claims`]) and its budget.
+fn panel(
+    id: &'static str,
+    caption: &'static str,
+    problem: Problem,
+    curves: Vec<(String, DpFtsDeParams)>,
+    runs: usize,
+    horizon: usize,
+) -> Panel {
+    experiment::Panel::new(id, caption, problem, curves)
+        .with_budget(Budget {
+            trials: runs,
+            horizon,
+        })
+        .with_figure(|f| {
+            let f = f
+                .with_metric(Metric::SimpleRegret)
+                .with_band(Band::StandardError)
+                .with_first_round(FIRST_ROUND)
+                .with_problem(problem.draws());
+            claims(id)
+                .into_iter()
+                .fold(f, experiment::Figure::with_claim)
+        })
+}
+
+fn curve(label: impl Into<String>, params: DpFtsDeParams) -> (String, DpFtsDeParams) {
+    (label.into(), params)
 }
 
 /// `x` for labels: `0.25`, `1`, `1.2`.
@@ -195,33 +243,35 @@ pub fn panels() -> Vec<Panel> {
     let syn_h = syn.n_init + syn.iterations;
     let rw = DpFtsDeParams::real_world();
     let rw_h = rw.n_init + rw.iterations;
-    let synthetic = |id, caption, curves| Panel {
-        id,
-        caption,
-        problem: Problem::Synthetic,
-        claims: claims(id),
-        curves,
-        runs: SYNTHETIC_DRAWS,
-        horizon: syn_h,
+    let synthetic = |id, caption, curves| {
+        panel(
+            id,
+            caption,
+            Problem::Synthetic,
+            curves,
+            SYNTHETIC_DRAWS,
+            syn_h,
+        )
     };
-    let hetero = |id, caption, alpha| Panel {
-        id,
-        caption,
-        problem: Problem::Heterogeneous { alpha },
-        curves: vec![
-            curve("TS", syn.ts()),
-            curve("FTS-DE-inv-sqrt-t", syn.fts_de(2)),
-            curve(
-                "FTS-DE-inv-t",
-                DpFtsDeParams {
-                    exploration: Exploration::Inverse,
-                    ..syn.fts_de(2)
-                },
-            ),
-        ],
-        claims: claims(id),
-        runs: SYNTHETIC_DRAWS,
-        horizon: syn_h,
+    let hetero = |id, caption, alpha| {
+        panel(
+            id,
+            caption,
+            Problem::Heterogeneous { alpha },
+            vec![
+                curve("TS", syn.ts()),
+                curve("FTS-DE-inv-sqrt-t", syn.fts_de(2)),
+                curve(
+                    "FTS-DE-inv-t",
+                    DpFtsDeParams {
+                        exploration: Exploration::Inverse,
+                        ..syn.fts_de(2)
+                    },
+                ),
+            ],
+            SYNTHETIC_DRAWS,
+            syn_h,
+        )
     };
     let dp = |q: f64, z: f64, s: f64| syn.with_privacy(q, z, s);
     vec![
@@ -328,11 +378,11 @@ pub fn panels() -> Vec<Panel> {
                 ),
             ],
         ),
-        Panel {
-            id: "fig3a",
-            caption: "privacy vs utility: DP-FTS-DE, P = 4, S = 22 (SVM digits stand-in)",
-            problem: Problem::SvmDigits,
-            curves: REAL_WORLD_SETTINGS
+        panel(
+            "fig3a",
+            "privacy vs utility: DP-FTS-DE, P = 4, S = 22 (SVM digits stand-in)",
+            Problem::SvmDigits,
+            REAL_WORLD_SETTINGS
                 .iter()
                 .map(|&(q, z)| {
                     curve(
@@ -341,24 +391,22 @@ pub fn panels() -> Vec<Panel> {
                     )
                 })
                 .collect(),
-            runs: REAL_WORLD_RUNS,
-            horizon: rw_h,
-            claims: claims("fig3a"),
-        },
-        Panel {
-            id: "fig3d",
-            caption: "convergence: TS, FTS, FTS-DE, DP-FTS-DE q = 0.35, z = 1 (SVM digits stand-in)",
-            problem: Problem::SvmDigits,
-            curves: vec![
+            REAL_WORLD_RUNS,
+            rw_h,
+        ),
+        panel(
+            "fig3d",
+            "convergence: TS, FTS, FTS-DE, DP-FTS-DE q = 0.35, z = 1 (SVM digits stand-in)",
+            Problem::SvmDigits,
+            vec![
                 curve("TS", rw.ts()),
                 curve("FTS", rw.fts()),
                 curve("FTS-DE", rw.fts_de(4)),
                 curve("DP-FTS-DE", rw),
             ],
-            runs: REAL_WORLD_RUNS,
-            horizon: rw_h,
-            claims: claims("fig3d"),
-        },
+            REAL_WORLD_RUNS,
+            rw_h,
+        ),
     ]
 }
 
@@ -697,16 +745,11 @@ pub struct Dai2021;
 
 impl Dai2021 {
     /// The panel with this id.
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownFigure`] for an id that is not one of [`panels`].
     pub fn panel(id: &str) -> Result<Panel, ExperimentError> {
-        let all = panels();
-        let known = all.iter().map(|p| p.id).collect::<Vec<_>>().join(",");
-        all.into_iter()
-            .find(|p| p.id == id)
-            .ok_or_else(|| ExperimentError::UnknownFigure {
-                paper: "dp-fts-de",
-                id: id.to_string(),
-                known,
-            })
+        experiment::find_panel(&panels(), "dp-fts-de", id).cloned()
     }
 }
 
@@ -720,31 +763,14 @@ impl PaperExperiments for Dai2021 {
     }
 
     fn figures(&self) -> Vec<experiment::Figure> {
-        panels()
-            .iter()
-            .map(|p| {
-                let f = experiment::Figure::new(
-                    p.id,
-                    p.caption,
-                    p.curves.iter().map(|c| c.label.clone()),
-                )
-                .with_metric(Metric::SimpleRegret)
-                .with_band(Band::StandardError)
-                .with_first_round(FIRST_ROUND)
-                .with_problem(p.problem.draws());
-                p.claims
-                    .iter()
-                    .cloned()
-                    .fold(f, experiment::Figure::with_claim)
-            })
-            .collect()
+        panels().iter().map(|p| p.figure().clone()).collect()
     }
 
     fn parameters(&self, _options: &Options) -> Result<Parameters, ExperimentError> {
         Parameters::json(
             "per figure: the problem, runs, queries per agent (N_init + T) and every curve's \
              DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs)",
-            &panels(),
+            &panels().iter().map(PanelRecord::of).collect::<Vec<_>>(),
         )
     }
 
@@ -755,34 +781,28 @@ impl PaperExperiments for Dai2021 {
     ) -> Result<Vec<experiment::Run>, ExperimentError> {
         let panel = Self::panel(figure.id)?;
         let setup = |e: DpFtsDeError| ExperimentError::Setup {
-            figure: panel.id.to_string(),
+            figure: panel.id().to_string(),
             source: Box::new(e),
         };
         let config = options.run_config();
         let problems = Arc::new(
             draw_problems(
-                panel.problem,
+                *panel.problem(),
                 options.base_seed(),
                 config.n_trials,
                 options.data_dir(),
             )
             .map_err(setup)?,
         );
-        for c in &panel.curves {
-            with_horizon(&c.params, config.horizon)
+        for (_, params) in panel.curves() {
+            with_horizon(params, config.horizon)
                 .and_then(|p| p.validate(problems[0].n_agents()))
                 .map_err(setup)?;
         }
-        Ok(panel
-            .curves
-            .into_iter()
-            .map(|c| {
-                let problems = Arc::clone(&problems);
-                experiment::Run::with_diagnostics(c.label, move || {
-                    run_curve(&problems, &c.params, &config)
-                })
-            })
-            .collect())
+        panel.runs_with_diagnostics(figure, |&params| {
+            let problems = Arc::clone(&problems);
+            move || run_curve(&problems, &params, &config)
+        })
     }
 
     /// Fig. 2a (four curves, 200 agents) at one run of the paper's 50 queries.
@@ -797,10 +817,7 @@ impl PaperExperiments for Dai2021 {
     }
 
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
-        Self::panel(figure.id).ok().map(|p| Budget {
-            trials: p.runs,
-            horizon: p.horizon,
-        })
+        Self::panel(figure.id).ok().and_then(|p| p.budget())
     }
 
     fn summary_section(&self, results: &[FigureResult]) -> Option<String> {
@@ -875,8 +892,8 @@ fn summary(results: &[FigureResult]) -> String {
         let Ok(panel) = Dai2021::panel(r.figure.id) else {
             continue;
         };
-        for (c, pc) in r.curves.iter().zip(&panel.curves) {
-            let (em, es) = early_regret(c, pc.params.n_init);
+        for (c, (_, params)) in r.curves.iter().zip(panel.curves()) {
+            let (em, es) = early_regret(c, params.n_init);
             let (fm, fs) = final_regret(c);
             let clipped = diag(c, CLIPPED);
             let clipped = if clipped.is_empty() {
@@ -1017,10 +1034,10 @@ mod tests {
     #[test]
     fn labels_are_unique_per_panel() {
         for p in panels() {
-            let mut l: Vec<&str> = p.curves.iter().map(|c| c.label.as_str()).collect();
+            let mut l: Vec<&str> = p.curves().map(|(l, _)| l).collect();
             l.sort_unstable();
             l.dedup();
-            assert_eq!(l.len(), p.curves.len(), "{}", p.id);
+            assert_eq!(l.len(), p.figure().curves.len(), "{}", p.id());
         }
     }
 }

@@ -135,11 +135,12 @@ fn the_summary_prints_the_papers_privacy_losses_beside_ours() {
 
 #[test]
 fn a_run_is_bit_identical_for_any_thread_count() {
-    let panel = panels().into_iter().find(|p| p.id == "fig2b").unwrap();
+    let panel = panels().into_iter().find(|p| p.id() == "fig2b").unwrap();
     let config = tiny(11).run_config();
-    let problems = draw_problems(panel.problem, 11, config.n_trials, &default_data_dir()).unwrap();
+    let problems =
+        draw_problems(*panel.problem(), 11, config.n_trials, &default_data_dir()).unwrap();
     assert_eq!(problems.len(), 2);
-    let params = panel.curves[2].params;
+    let params = *panel.curves().nth(2).unwrap().1;
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

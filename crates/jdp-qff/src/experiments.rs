@@ -293,137 +293,123 @@ pub enum Setting {
     },
 }
 
-/// One curve: its label and setting.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Curve {
-    /// The label (file-name safe).
-    pub label: &'static str,
-    /// The setting.
-    pub setting: Setting,
+/// One figure (or Table 1 row group) of Section 6: its figure (with its problem's draws and its
+/// claims, [`claims`]), its problem, its budget (the paper's trials and rounds per trial) and
+/// each curve's label with its setting.
+pub type Panel = experiment::Panel<Problem, Setting>;
+
+fn jdp_setting(alpha: f64, beta: f64) -> Setting {
+    Setting::Jdp { alpha, beta }
 }
 
-const fn jdp_curve(label: &'static str, alpha: f64, beta: f64) -> Curve {
-    Curve {
-        label,
-        setting: Setting::Jdp { alpha, beta },
-    }
+/// A panel of Section 6 on `problem`, with the paper's `trials x horizon`.
+fn panel<S: Into<String>>(
+    id: &'static str,
+    caption: &'static str,
+    problem: Problem,
+    curves: impl IntoIterator<Item = (S, Setting)>,
+    trials: usize,
+    horizon: usize,
+) -> Panel {
+    experiment::Panel::new(id, caption, problem, curves)
+        .with_budget(Budget { trials, horizon })
+        .with_figure(|f| {
+            claims(id).into_iter().fold(
+                f.with_problem(problem.draws()),
+                experiment::Figure::with_claim,
+            )
+        })
 }
-
-const UNIFORM: Curve = Curve {
-    label: "uniform",
-    setting: Setting::Uniform,
-};
-
-const NON_PRIVATE: Curve = Curve {
-    label: "non-private",
-    setting: Setting::NonPrivate,
-};
-
-/// One figure (or Table 1 row group) of Section 6.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Panel {
-    /// Its id.
-    pub id: &'static str,
-    /// Its caption.
-    pub caption: &'static str,
-    /// The problem.
-    pub problem: Problem,
-    /// The curves, in drawing order.
-    pub curves: &'static [Curve],
-    /// Trials per curve in the paper.
-    pub trials: usize,
-    /// Rounds per trial in the paper.
-    pub horizon: usize,
-}
-
-const TABLE1_CURVES: &[Curve] = &[
-    UNIFORM,
-    NON_PRIVATE,
-    jdp_curve("alpha-10", 10.0, 0.1),
-    jdp_curve("alpha-1", 1.0, 0.1),
-    jdp_curve("alpha-0.1", 0.1, 0.1),
-];
 
 /// The panels of Section 6, in the paper's order.
-pub const PANELS: [Panel; 6] = [
-    Panel {
-        id: "fig1",
-        caption: "JDP, beta = 0.1, varying alpha (synthetic, d = 2)",
-        problem: Problem::Dubey,
-        curves: &[
-            NON_PRIVATE,
-            jdp_curve("alpha-10", 10.0, 0.1),
-            jdp_curve("alpha-1", 1.0, 0.1),
-            jdp_curve("alpha-0.5", 0.5, 0.1),
-            jdp_curve("alpha-0.1", 0.1, 0.1),
-        ],
-        trials: 20,
-        horizon: 1024,
-    },
-    Panel {
-        id: "fig2",
-        caption: "JDP, alpha = 1, varying beta (synthetic, d = 2)",
-        problem: Problem::Dubey,
-        curves: &[
-            NON_PRIVATE,
-            jdp_curve("beta-0.99", 1.0, 0.99),
-            jdp_curve("beta-0.5", 1.0, 0.5),
-            jdp_curve("beta-0.1", 1.0, 0.1),
-            jdp_curve("beta-0.01", 1.0, 0.01),
-        ],
-        trials: 20,
-        horizon: 1024,
-    },
-    Panel {
-        id: "remark7",
-        caption: "local JDP vs JDP, beta = 0.1 (synthetic, d = 2; Remark 7: T^(3/4))",
-        problem: Problem::Dubey,
-        curves: &[
-            NON_PRIVATE,
-            jdp_curve("JDP-alpha-1", 1.0, 0.1),
-            Curve {
-                label: "local-alpha-10",
-                setting: Setting::LocalJdp {
-                    alpha: 10.0,
-                    beta: 0.1,
-                },
-            },
-            Curve {
-                label: "local-alpha-1",
-                setting: Setting::LocalJdp {
-                    alpha: 1.0,
-                    beta: 0.1,
-                },
-            },
-        ],
-        trials: 20,
-        horizon: 1024,
-    },
-    Panel {
-        id: "table1-camelback",
-        caption: "Table 1, Camelback (d = 2)",
-        problem: Problem::Camelback,
-        curves: TABLE1_CURVES,
-        trials: 10,
-        horizon: 10_000,
-    },
-    Panel {
-        id: "table1-styblinski-tang-20",
-        caption: "Table 1, Styblinski-Tang (d = 20)",
-        problem: Problem::StyblinskiTang20,
-        curves: TABLE1_CURVES,
-        trials: 10,
-        horizon: 10_000,
-    },
-    Panel {
-        id: "table1-michalewicz-10",
-        caption: "Table 1, Michalewicz (d = 10)",
-        problem: Problem::Michalewicz10,
-        curves: TABLE1_CURVES,
-        trials: 10,
-        horizon: 10_000,
-    },
-];
+pub fn panels() -> Vec<Panel> {
+    let table1 = |id, caption, problem| {
+        panel(
+            id,
+            caption,
+            problem,
+            [
+                ("uniform", Setting::Uniform),
+                ("non-private", Setting::NonPrivate),
+                ("alpha-10", jdp_setting(10.0, 0.1)),
+                ("alpha-1", jdp_setting(1.0, 0.1)),
+                ("alpha-0.1", jdp_setting(0.1, 0.1)),
+            ],
+            10,
+            10_000,
+        )
+    };
+    vec![
+        panel(
+            "fig1",
+            "JDP, beta = 0.1, varying alpha (synthetic, d = 2)",
+            Problem::Dubey,
+            [
+                ("non-private", Setting::NonPrivate),
+                ("alpha-10", jdp_setting(10.0, 0.1)),
+                ("alpha-1", jdp_setting(1.0, 0.1)),
+                ("alpha-0.5", jdp_setting(0.5, 0.1)),
+                ("alpha-0.1", jdp_setting(0.1, 0.1)),
+            ],
+            20,
+            1024,
+        ),
+        panel(
+            "fig2",
+            "JDP, alpha = 1, varying beta (synthetic, d = 2)",
+            Problem::Dubey,
+            [
+                ("non-private", Setting::NonPrivate),
+                ("beta-0.99", jdp_setting(1.0, 0.99)),
+                ("beta-0.5", jdp_setting(1.0, 0.5)),
+                ("beta-0.1", jdp_setting(1.0, 0.1)),
+                ("beta-0.01", jdp_setting(1.0, 0.01)),
+            ],
+            20,
+            1024,
+        ),
+        panel(
+            "remark7",
+            "local JDP vs JDP, beta = 0.1 (synthetic, d = 2; Remark 7: T^(3/4))",
+            Problem::Dubey,
+            [
+                ("non-private", Setting::NonPrivate),
+                ("JDP-alpha-1", jdp_setting(1.0, 0.1)),
+                (
+                    "local-alpha-10",
+                    Setting::LocalJdp {
+                        alpha: 10.0,
+                        beta: 0.1,
+                    },
+                ),
+                (
+                    "local-alpha-1",
+                    Setting::LocalJdp {
+                        alpha: 1.0,
+                        beta: 0.1,
+                    },
+                ),
+            ],
+            20,
+            1024,
+        ),
+        table1(
+            "table1-camelback",
+            "Table 1, Camelback (d = 2)",
+            Problem::Camelback,
+        ),
+        table1(
+            "table1-styblinski-tang-20",
+            "Table 1, Styblinski-Tang (d = 20)",
+            Problem::StyblinskiTang20,
+        ),
+        table1(
+            "table1-michalewicz-10",
+            "Table 1, Michalewicz (d = 10)",
+            Problem::Michalewicz10,
+        ),
+    ]
+}
 
 /// The paper's claims about panel `id`, in its words (Section 6), tested over the panel's
 /// trials: independent problem draws on the synthetic of Section 6.1 (a new objective per
@@ -628,7 +614,7 @@ where
 }
 
 /// The reproduction of Section 6 for `cargo xtask reproduce jdp-qff` and `cargo xtask bench
-/// jdp-qff`: the [`PANELS`], each curve a [`run`] of [`problem_params`] in the curve's setting,
+/// jdp-qff`: the [`panels`], each curve a [`run`] of [`problem_params`] in the curve's setting,
 /// each panel with the paper's budget ([`PaperExperiments::budget`]), and Table 1 printed
 /// beside the paper's numbers ([`PaperExperiments::summary_section`]).
 #[derive(Debug, Clone, Copy, Default)]
@@ -636,15 +622,11 @@ pub struct Dubey2021;
 
 impl Dubey2021 {
     /// The panel with this id.
-    pub fn panel(id: &str) -> Result<&'static Panel, ExperimentError> {
-        PANELS
-            .iter()
-            .find(|p| p.id == id)
-            .ok_or_else(|| ExperimentError::UnknownFigure {
-                paper: "jdp-qff",
-                id: id.to_string(),
-                known: PANELS.iter().map(|p| p.id).collect::<Vec<_>>().join(","),
-            })
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownFigure`] for an id that is not one of [`panels`].
+    pub fn panel(id: &str) -> Result<Panel, ExperimentError> {
+        experiment::find_panel(&panels(), "jdp-qff", id).cloned()
     }
 }
 
@@ -658,16 +640,7 @@ impl PaperExperiments for Dubey2021 {
     }
 
     fn figures(&self) -> Vec<experiment::Figure> {
-        PANELS
-            .iter()
-            .map(|p| {
-                let f = experiment::Figure::new(p.id, p.caption, p.curves.iter().map(|c| c.label))
-                    .with_problem(p.problem.draws());
-                claims(p.id)
-                    .into_iter()
-                    .fold(f, experiment::Figure::with_claim)
-            })
-            .collect()
+        panels().iter().map(|p| p.figure().clone()).collect()
     }
 
     fn parameters(&self, _options: &Options) -> Result<Parameters, ExperimentError> {
@@ -718,19 +691,15 @@ impl PaperExperiments for Dubey2021 {
         options: &Options,
     ) -> Result<Vec<experiment::Run>, ExperimentError> {
         let panel = Self::panel(figure.id)?;
-        let params = problem_params(panel.problem).map_err(|e| ExperimentError::Setup {
-            figure: panel.id.to_string(),
+        let problem = *panel.problem();
+        let params = problem_params(problem).map_err(|e| ExperimentError::Setup {
+            figure: panel.id().to_string(),
             source: Box::new(e),
         })?;
         let config = options.run_config();
-        Ok(panel
-            .curves
-            .iter()
-            .map(|c| {
-                let (problem, setting) = (panel.problem, c.setting);
-                experiment::Run::new(c.label, move || run(problem, setting, &params, &config))
-            })
-            .collect())
+        panel.runs(figure, |&setting| {
+            move || run(problem, setting, &params, &config)
+        })
     }
 
     /// Figure 1's five curves at `T = 1024` over 4 trials.
@@ -745,10 +714,7 @@ impl PaperExperiments for Dubey2021 {
     }
 
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
-        Self::panel(figure.id).ok().map(|p| Budget {
-            trials: p.trials,
-            horizon: p.horizon,
-        })
+        Self::panel(figure.id).ok().and_then(|p| p.budget())
     }
 
     fn summary_section(&self, results: &[FigureResult]) -> Option<String> {

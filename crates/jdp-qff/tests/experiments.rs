@@ -2,7 +2,7 @@
 //! lists, and gives the same numbers for the same seed.
 
 use bandit::experiment::{Options, PaperExperiments};
-use jdp_qff::experiments::{Dubey2021, PANELS};
+use jdp_qff::experiments::{Dubey2021, panels};
 
 #[test]
 fn every_figure_runs_with_its_labels_and_is_reproducible() {
@@ -10,9 +10,21 @@ fn every_figure_runs_with_its_labels_and_is_reproducible() {
     let figures = Dubey2021.figures();
     assert_eq!(
         figures.iter().map(|f| f.id).collect::<Vec<_>>(),
-        PANELS.map(|p| p.id)
+        panels().iter().map(|p| p.id()).collect::<Vec<_>>()
     );
     for figure in &figures {
+        // Every claim reads curves of its figure (a typo would skip it silently).
+        assert!(!figure.claims.is_empty(), "{}", figure.id);
+        for c in &figure.claims {
+            for l in c.curves() {
+                assert!(
+                    figure.curves.iter().any(|x| x == l),
+                    "{} {}: {l}",
+                    figure.id,
+                    c.id
+                );
+            }
+        }
         let first = Dubey2021.run_figure(figure, &options, &mut |_| {}).unwrap();
         let labels: Vec<&str> = first.curves.iter().map(|c| c.label.as_str()).collect();
         assert_eq!(labels, figure.curves, "{}", figure.id);

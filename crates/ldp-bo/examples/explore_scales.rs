@@ -33,7 +33,8 @@ fn main() {
         .unwrap_or(vec![ldp_bo::moma::PRACTICAL_EPOCH_SCALE]);
     let seed: u64 = args.get(7).map(|s| s.parse().unwrap()).unwrap_or(1);
     let data = bandit::dataset::default_data_dir();
-    for f in FIGURES.iter().filter(|f| figs.iter().any(|x| x == f.id)) {
+    for panel in panels().iter().filter(|p| figs.iter().any(|x| x == p.id())) {
+        let f = panel.problem();
         let source = Source::load(f.problem, &data).unwrap();
         for alg in Algorithm::ALL {
             let an = format!("{alg:?}").to_lowercase();
@@ -71,7 +72,7 @@ fn main() {
                     / fin.len() as f64;
                 println!(
                     "{} {:>16} scale {:>7} k {:>4} R_T/2 {:>8.2} R_T {:>8.2} sd {:>7.2} ({:.1}s)",
-                    f.id,
+                    panel.id(),
                     alg.name(f.setting),
                     s,
                     // The k MoMA runs: Theorem 4's ceil(24 ln(4eT/delta)) scaled.

@@ -135,13 +135,10 @@ pub enum Bounds {
     HeldOut,
 }
 
-/// One panel of Figures 2 and 3.
+/// What a panel of Figures 2 and 3 runs on: the problem, the setting and where `B` and `R`
+/// come from.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Figure {
-    /// `fig2a`, ..., `fig3c`.
-    pub id: &'static str,
-    /// The paper's caption.
-    pub caption: &'static str,
+pub struct Setup {
     /// The problem.
     pub problem: Problem,
     /// The setting.
@@ -157,115 +154,181 @@ pub const SYNTHETIC_DRAWS: usize = 20;
 /// The horizon of the synthetic panels' budget (the reproduction's default horizon).
 pub const SYNTHETIC_HORIZON: usize = 1000;
 
+/// One panel of Figures 2 and 3: its figure (every algorithm under both presets; the
+/// problem's draws and the paper's claims, [`ZhouTan2021::claims`]), its [`Setup`], the budget
+/// of a synthetic panel, and each curve's label with its algorithm and preset.
+pub type Panel = experiment::Panel<Setup, (Algorithm, Preset)>;
+
+/// A panel on `setup`: every algorithm under both presets.
+fn panel(id: &'static str, caption: &'static str, setup: Setup) -> Panel {
+    let curves = Preset::ALL.iter().flat_map(|&p| {
+        Algorithm::ALL
+            .iter()
+            .map(move |&a| (curve_label(a, setup.setting, p), (a, p)))
+    });
+    let panel = experiment::Panel::new(id, caption, setup, curves).with_figure(|f| {
+        let f = f.with_problem(if setup.problem.is_synthetic() {
+            experiment::Problem::RandomPerTrial
+        } else {
+            experiment::Problem::Fixed
+        });
+        ZhouTan2021::claims(setup.setting)
+            .into_iter()
+            .fold(f, experiment::Figure::with_claim)
+    });
+    // Synthetic panels (a new function per trial) run `SYNTHETIC_DRAWS` draws at the default
+    // horizon; the data-set panels keep the options' budget.
+    if setup.problem.is_synthetic() {
+        panel.with_budget(Budget {
+            trials: SYNTHETIC_DRAWS,
+            horizon: SYNTHETIC_HORIZON,
+        })
+    } else {
+        panel
+    }
+}
+
 /// Figures 2(a)-(f) and 3(a)-(c), then the six data-set panels with `B` and `R` fixed in
 /// advance and their comparison on the same stock days (not in the paper; issue 13, item 6).
-pub const FIGURES: [Figure; 15] = [
-    Figure {
-        id: "fig2a",
-        caption: "LDP, eps = 1, synthetic data, Matern",
-        problem: Problem::SyntheticMatern,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2b",
-        caption: "LDP, eps = 0.5, light sensor data",
-        problem: Problem::LightSensor,
-        setting: Setting::Ldp { epsilon: 0.5 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2c",
-        caption: "LDP, eps = 1, stock market data",
-        problem: Problem::Stocks,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2d",
-        caption: "Non-private, synthetic data, SE",
-        problem: Problem::SyntheticSe,
-        setting: Setting::NonPrivate,
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2e",
-        caption: "Non-private, light sensor data",
-        problem: Problem::LightSensor,
-        setting: Setting::NonPrivate,
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2f",
-        caption: "Non-private, stock market data",
-        problem: Problem::Stocks,
-        setting: Setting::NonPrivate,
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig3a",
-        caption: "LDP, eps = 1, synthetic data, SE",
-        problem: Problem::SyntheticSe,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig3b",
-        caption: "LDP, eps = 1, light sensor data",
-        problem: Problem::LightSensor,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig3c",
-        caption: "LDP, eps = 0.5, stock market data",
-        problem: Problem::Stocks,
-        setting: Setting::Ldp { epsilon: 0.5 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2b-held-out",
-        caption: "LDP, eps = 0.5, light sensor data, B and R from the train rows",
-        problem: Problem::LightSensor,
-        setting: Setting::Ldp { epsilon: 0.5 },
-        bounds: Bounds::HeldOut,
-    },
-    Figure {
-        id: "fig3b-held-out",
-        caption: "LDP, eps = 1, light sensor data, B and R from the train rows",
-        problem: Problem::LightSensor,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::HeldOut,
-    },
-    Figure {
-        id: "fig2c-2017",
-        caption: "LDP, eps = 1, stocks from 2017, B and R from the rewards",
-        problem: Problem::StocksFrom2017,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig2c-2017-held-out",
-        caption: "LDP, eps = 1, stocks from 2017, B and R from 2016",
-        problem: Problem::StocksFrom2017,
-        setting: Setting::Ldp { epsilon: 1.0 },
-        bounds: Bounds::HeldOut,
-    },
-    Figure {
-        id: "fig3c-2017",
-        caption: "LDP, eps = 0.5, stocks from 2017, B and R from the rewards",
-        problem: Problem::StocksFrom2017,
-        setting: Setting::Ldp { epsilon: 0.5 },
-        bounds: Bounds::FromRewards,
-    },
-    Figure {
-        id: "fig3c-2017-held-out",
-        caption: "LDP, eps = 0.5, stocks from 2017, B and R from 2016",
-        problem: Problem::StocksFrom2017,
-        setting: Setting::Ldp { epsilon: 0.5 },
-        bounds: Bounds::HeldOut,
-    },
-];
+pub fn panels() -> Vec<Panel> {
+    vec![
+        panel(
+            "fig2a",
+            "LDP, eps = 1, synthetic data, Matern",
+            Setup {
+                problem: Problem::SyntheticMatern,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2b",
+            "LDP, eps = 0.5, light sensor data",
+            Setup {
+                problem: Problem::LightSensor,
+                setting: Setting::Ldp { epsilon: 0.5 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2c",
+            "LDP, eps = 1, stock market data",
+            Setup {
+                problem: Problem::Stocks,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2d",
+            "Non-private, synthetic data, SE",
+            Setup {
+                problem: Problem::SyntheticSe,
+                setting: Setting::NonPrivate,
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2e",
+            "Non-private, light sensor data",
+            Setup {
+                problem: Problem::LightSensor,
+                setting: Setting::NonPrivate,
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2f",
+            "Non-private, stock market data",
+            Setup {
+                problem: Problem::Stocks,
+                setting: Setting::NonPrivate,
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig3a",
+            "LDP, eps = 1, synthetic data, SE",
+            Setup {
+                problem: Problem::SyntheticSe,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig3b",
+            "LDP, eps = 1, light sensor data",
+            Setup {
+                problem: Problem::LightSensor,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig3c",
+            "LDP, eps = 0.5, stock market data",
+            Setup {
+                problem: Problem::Stocks,
+                setting: Setting::Ldp { epsilon: 0.5 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2b-held-out",
+            "LDP, eps = 0.5, light sensor data, B and R from the train rows",
+            Setup {
+                problem: Problem::LightSensor,
+                setting: Setting::Ldp { epsilon: 0.5 },
+                bounds: Bounds::HeldOut,
+            },
+        ),
+        panel(
+            "fig3b-held-out",
+            "LDP, eps = 1, light sensor data, B and R from the train rows",
+            Setup {
+                problem: Problem::LightSensor,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::HeldOut,
+            },
+        ),
+        panel(
+            "fig2c-2017",
+            "LDP, eps = 1, stocks from 2017, B and R from the rewards",
+            Setup {
+                problem: Problem::StocksFrom2017,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig2c-2017-held-out",
+            "LDP, eps = 1, stocks from 2017, B and R from 2016",
+            Setup {
+                problem: Problem::StocksFrom2017,
+                setting: Setting::Ldp { epsilon: 1.0 },
+                bounds: Bounds::HeldOut,
+            },
+        ),
+        panel(
+            "fig3c-2017",
+            "LDP, eps = 0.5, stocks from 2017, B and R from the rewards",
+            Setup {
+                problem: Problem::StocksFrom2017,
+                setting: Setting::Ldp { epsilon: 0.5 },
+                bounds: Bounds::FromRewards,
+            },
+        ),
+        panel(
+            "fig3c-2017-held-out",
+            "LDP, eps = 0.5, stocks from 2017, B and R from 2016",
+            Setup {
+                problem: Problem::StocksFrom2017,
+                setting: Setting::Ldp { epsilon: 0.5 },
+                bounds: Bounds::HeldOut,
+            },
+        ),
+    ]
+}
 
 /// The parameters of the three algorithms, built from a named [`Preset`]
 /// ([`AlgorithmParams::of`]; `docs/ldp-bo.md`, "Presets"). The horizon `T` is not among them:
@@ -528,7 +591,7 @@ where
 }
 
 /// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
-/// `cargo xtask bench ldp-bo`: the fifteen panels of [`FIGURES`], each drawing the three
+/// `cargo xtask bench ldp-bo`: the fifteen panels of [`panels`], each drawing the three
 /// [`Algorithm`]s in the paper's order (their private names in the LDP panels) under both
 /// [`Preset`]s (theory first), every curve a [`run`] of [`AlgorithmParams::of`] the preset on
 /// the panel's [`Source`]. A curve's label is `NAME-PRESET` (`LDP-TGP-UCB-theory`); the
@@ -542,16 +605,12 @@ pub fn curve_label(algorithm: Algorithm, setting: Setting, preset: Preset) -> St
 }
 
 impl ZhouTan2021 {
-    /// The panel of [`FIGURES`] with this id.
-    fn panel(id: &str) -> Result<&'static Figure, ExperimentError> {
-        FIGURES
-            .iter()
-            .find(|f| f.id == id)
-            .ok_or_else(|| ExperimentError::UnknownFigure {
-                paper: "ldp-bo",
-                id: id.to_string(),
-                known: FIGURES.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
-            })
+    /// The panel with this id.
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownFigure`] for an id that is not one of [`panels`].
+    pub fn panel(id: &str) -> Result<Panel, ExperimentError> {
+        experiment::find_panel(&panels(), "ldp-bo", id).cloned()
     }
 
     /// The paper's claim about every panel, under each preset (Section 5, below Figure 2: "MoMA-GP-UCB
@@ -583,18 +642,6 @@ impl ZhouTan2021 {
             })
             .collect()
     }
-
-    /// The curves of a panel: every preset, every algorithm.
-    fn curves(setting: Setting) -> Vec<(String, Algorithm, Preset)> {
-        Preset::ALL
-            .iter()
-            .flat_map(|&p| {
-                Algorithm::ALL
-                    .iter()
-                    .map(move |&a| (curve_label(a, setting, p), a, p))
-            })
-            .collect()
-    }
 }
 
 impl PaperExperiments for ZhouTan2021 {
@@ -607,36 +654,13 @@ impl PaperExperiments for ZhouTan2021 {
     }
 
     fn figures(&self) -> Vec<experiment::Figure> {
-        FIGURES
-            .iter()
-            .map(|f| {
-                let figure = experiment::Figure::new(
-                    f.id,
-                    f.caption,
-                    Self::curves(f.setting).into_iter().map(|(l, _, _)| l),
-                )
-                .with_problem(if f.problem.is_synthetic() {
-                    experiment::Problem::RandomPerTrial
-                } else {
-                    experiment::Problem::Fixed
-                });
-                Self::claims(f.setting)
-                    .into_iter()
-                    .fold(figure, experiment::Figure::with_claim)
-            })
-            .collect()
+        panels().iter().map(|p| p.figure().clone()).collect()
     }
 
     /// Synthetic panels (a new function per trial) run [`SYNTHETIC_DRAWS`] draws at the
     /// default horizon; the data-set panels keep the options' budget.
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
-        Self::panel(figure.id)
-            .ok()
-            .filter(|p| p.problem.is_synthetic())
-            .map(|_| Budget {
-                trials: SYNTHETIC_DRAWS,
-                horizon: SYNTHETIC_HORIZON,
-            })
+        Self::panel(figure.id).ok().and_then(|p| p.budget())
     }
 
     fn variants(&self) -> &'static [&'static str] {
@@ -683,37 +707,22 @@ impl PaperExperiments for ZhouTan2021 {
         options: &Options,
     ) -> Result<Vec<experiment::Run>, ExperimentError> {
         let panel = Self::panel(figure.id)?;
+        let setup = *panel.problem();
         let source = Arc::new(
-            Source::load_with(panel.problem, panel.bounds, options.data_dir()).map_err(|e| {
+            Source::load_with(setup.problem, setup.bounds, options.data_dir()).map_err(|e| {
                 ExperimentError::Setup {
-                    figure: panel.id.to_string(),
+                    figure: panel.id().to_string(),
                     source: Box::new(e),
                 }
             })?,
         );
         let config = options.run_config();
-        let setting = panel.setting;
-        // The runs follow the figure's curves (all of them, or one preset's).
-        let curves = Self::curves(setting);
-        figure
-            .curves
-            .iter()
-            .map(|label| {
-                let &(_, algorithm, preset) = curves
-                    .iter()
-                    .find(|(l, _, _)| l == label)
-                    .ok_or_else(|| ExperimentError::CurveMismatch {
-                        figure: figure.id.to_string(),
-                        expected: curves.iter().map(|(l, _, _)| l.clone()).collect(),
-                        got: figure.curves.clone(),
-                    })?;
-                let source = Arc::clone(&source);
-                let params = AlgorithmParams::of(preset);
-                Ok(experiment::Run::new(label.clone(), move || {
-                    run(&source, setting, algorithm, &params, &config)
-                }))
-            })
-            .collect()
+        // The runs follow the selected figure's curves (all of them, or one preset's).
+        panel.runs(figure, |&(algorithm, preset)| {
+            let source = Arc::clone(&source);
+            let params = AlgorithmParams::of(preset);
+            move || run(&source, setup.setting, algorithm, &params, &config)
+        })
     }
 
     /// All six algorithms under both presets (twelve curves) at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
@@ -738,7 +747,7 @@ mod tests {
         let figures = ZhouTan2021.figures();
         assert_eq!(
             figures.iter().map(|f| f.id).collect::<Vec<_>>(),
-            FIGURES.map(|f| f.id)
+            panels().iter().map(|p| p.id()).collect::<Vec<_>>()
         );
         assert_eq!(
             figures[0].curves,

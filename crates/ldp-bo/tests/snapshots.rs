@@ -3,7 +3,7 @@
 
 use bandit::runner::RunConfig;
 use ldp_bo::Preset;
-use ldp_bo::experiments::{Algorithm, AlgorithmParams, FIGURES, Setting, Source, run};
+use ldp_bo::experiments::{Algorithm, AlgorithmParams, Setting, Source, panels, run};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -15,10 +15,12 @@ struct Snapshot {
 }
 
 fn snapshot(setting: Setting, figure: &str) -> Vec<Snapshot> {
-    let fig = FIGURES
+    let panels = panels();
+    let fig = panels
         .iter()
-        .find(|f| f.id == figure)
-        .expect("figure exists");
+        .find(|p| p.id() == figure)
+        .expect("figure exists")
+        .problem();
     let source =
         Source::load(fig.problem, &bandit::dataset::default_data_dir()).expect("synthetic source");
     let horizon = 40;

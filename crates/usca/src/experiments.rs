@@ -26,7 +26,7 @@ use std::sync::{Arc, OnceLock};
 
 use bandit::experiment::{
     At, Band, Budget, Claim, ExperimentError, Figure, FigureResult, Metric, Options,
-    PaperExperiments, Parameters, Problem, Run, TimingWorkload,
+    PaperExperiments, Parameters, Problem, Run, TimingWorkload, find_panel,
 };
 use bandit::runner::{BatchResult, TrialRecord};
 use bandit::seed::{Role, mix, trial_rng};
@@ -104,6 +104,47 @@ pub fn claims() -> Vec<Claim> {
             At::Last,
         ),
     ]
+}
+
+/// One figure: its description (error rate against `log2 T`, standard-error bands, its draws,
+/// [`claims`]), its [`Setting`], its budget (20 trials, `T = 2^6 .. 2^13`) and its curves,
+/// each a label of [`CURVES`] with its index there.
+pub type Panel = bandit::experiment::Panel<Setting, usize>;
+
+/// The five figures (module docs).
+pub fn panels() -> Vec<Panel> {
+    [
+        ("er-se-1d", "SE x SE, C = [0, 1]"),
+        ("er-matern-1d", "Matern-5/2 factors, C = [0, 1]"),
+        ("er-se-2d", "SE x SE, C = [0, 1]^2"),
+        ("er-matern-2d", "Matern-5/2 factors, C = [0, 1]^2"),
+        (
+            "er-light",
+            "light sensors: sensor = action, ambient level = context",
+        ),
+    ]
+    .into_iter()
+    .map(|(id, caption)| {
+        let s = setting(id).expect("every id of the table has a setting");
+        let draws = match s.source {
+            Source::LightSensor => Problem::Fixed,
+            Source::Synthetic(_) => Problem::RandomPerTrial,
+        };
+        Panel::new(id, caption, s, CURVES.iter().copied().zip(0..))
+            .with_budget(Budget {
+                trials: 20,
+                horizon: 8,
+            })
+            .with_figure(|f| {
+                let f = f
+                    .with_metric(Metric::ErrorRate)
+                    .with_band(Band::StandardError)
+                    .with_first_round(FIRST_LOG2_T)
+                    .with_problem(draws);
+                claims().into_iter().fold(f, Figure::with_claim)
+            })
+    })
+    .collect()
 }
 
 /// The paper's reproduction, for `cargo xtask reproduce usca`.
@@ -312,31 +353,7 @@ impl PaperExperiments for Pavlovic2025 {
     }
 
     fn figures(&self) -> Vec<Figure> {
-        [
-            ("er-se-1d", "SE x SE, C = [0, 1]"),
-            ("er-matern-1d", "Matern-5/2 factors, C = [0, 1]"),
-            ("er-se-2d", "SE x SE, C = [0, 1]^2"),
-            ("er-matern-2d", "Matern-5/2 factors, C = [0, 1]^2"),
-            (
-                "er-light",
-                "light sensors: sensor = action, ambient level = context",
-            ),
-        ]
-        .into_iter()
-        .map(|(id, caption)| {
-            let draws = if id == "er-light" {
-                Problem::Fixed
-            } else {
-                Problem::RandomPerTrial
-            };
-            let f = Figure::new(id, caption, CURVES)
-                .with_metric(Metric::ErrorRate)
-                .with_band(Band::StandardError)
-                .with_first_round(FIRST_LOG2_T)
-                .with_problem(draws);
-            claims().into_iter().fold(f, Figure::with_claim)
-        })
-        .collect()
+        panels().iter().map(|p| p.figure().clone()).collect()
     }
 
     fn parameters(&self, _: &Options) -> Result<Parameters, ExperimentError> {
@@ -356,32 +373,29 @@ impl PaperExperiments for Pavlovic2025 {
         )
     }
 
-    fn budget(&self, _: &Figure) -> Option<Budget> {
-        Some(Budget {
-            trials: 20,
-            horizon: 8,
-        })
+    fn budget(&self, figure: &Figure) -> Option<Budget> {
+        find_panel(&panels(), "usca", figure.id)
+            .ok()
+            .and_then(Panel::budget)
     }
 
     fn runs(&self, figure: &Figure, options: &Options) -> Result<Vec<Run>, ExperimentError> {
-        let s = setting(figure.id)?;
+        let panels = panels();
+        let panel = find_panel(&panels, "usca", figure.id)?;
+        let s = *panel.problem();
         let shared: Shared = Arc::new(OnceLock::new());
-        Ok(CURVES
-            .iter()
-            .enumerate()
-            .map(|(k, label)| {
-                let shared = shared.clone();
-                let options = options.clone();
-                Run::new(*label, move || {
-                    let all = shared
-                        .get_or_init(|| figure_batches(&s, &options).map_err(|e| e.to_string()));
-                    match all {
-                        Ok(b) => Ok(b[k].clone()),
-                        Err(e) => Err(e.clone()),
-                    }
-                })
-            })
-            .collect())
+        panel.runs(figure, |&k| {
+            let shared = shared.clone();
+            let options = options.clone();
+            move || {
+                let all =
+                    shared.get_or_init(|| figure_batches(&s, &options).map_err(|e| e.to_string()));
+                match all {
+                    Ok(b) => Ok(b[k].clone()),
+                    Err(e) => Err(e.clone()),
+                }
+            }
+        })
     }
 
     fn timings(&self) -> TimingWorkload {

@@ -3,7 +3,9 @@
 //! and `cargo xtask bench` run any of them without knowing which paper it is.
 //!
 //! - A [`Figure`] is one panel of the paper: an id (`fig2a`), the paper's caption and the labels
-//!   of its curves.
+//!   of its curves. A [`Panel`] is a figure as data: the figure, the paper's problem, its own
+//!   budget and each curve's label with its configuration, written once ([`find_panel`] looks
+//!   one up by id).
 //! - A [`Run`] is one curve: its label and how to produce the [`BatchResult`] of seeded trials
 //!   that draws it (a closure that owns what it needs, e.g. a loaded data set).
 //! - [`PaperExperiments::run_figure`] runs a figure's curves in order, times each, summarises
@@ -86,12 +88,14 @@
 
 pub mod claim;
 pub mod paired;
+pub mod panel;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use claim::{Ablation, At, Claim, ClaimResult, ClaimVerdict, Problem};
 pub use paired::{PairedTest, paired_test};
+pub use panel::{Panel, find_panel};
 
 use serde::Serialize;
 use thiserror::Error;
