@@ -19,7 +19,7 @@ use validation::{at_least_one, finite, not_nan, positive};
 /// so the sensitivity is `2(B+R)` and Laplace(2(B+R)/eps) gives eps-LDP (their Lemma 1). We
 /// *enforce* the range by clipping (papers/README.md: the paper only assumes it), so the claim
 /// holds for every real input. Hardened: scale `2(B+R)(1 + GRID_SLACK)/eps` (grid rounding,
-/// see [`LaplaceMechanism`]).
+/// see [`LaplaceMechanism`](privacy::mechanisms::LaplaceMechanism)).
 ///
 /// # Unbounded sub-Weibull noise (Section 4.5)
 /// For i.i.d. sub-Weibull(theta) noise the paper sets `R = K_1 ln(T/delta)^theta`, so that

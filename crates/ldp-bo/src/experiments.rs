@@ -155,7 +155,7 @@ pub const SYNTHETIC_DRAWS: usize = 20;
 pub const SYNTHETIC_HORIZON: usize = 1000;
 
 /// One panel of Figures 2 and 3: its figure (every algorithm under both presets; the
-/// problem's draws and the paper's claims, [`ZhouTan2021::claims`]), its [`Setup`], the budget
+/// problem's draws and the paper's claims: MoMA below ATA and TGP), its [`Setup`], the budget
 /// of a synthetic panel, and each curve's label with its algorithm and preset.
 pub type Panel = experiment::Panel<Setup, (Algorithm, Preset)>;
 
