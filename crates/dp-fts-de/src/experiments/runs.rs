@@ -1,0 +1,110 @@
+//! One curve as a batch: `runs` federated runs of one setting, one per problem draw (or on the
+//! one data set), each as one trial record with its diagnostics.
+
+use std::sync::Arc;
+
+use bandit::experiment::Diagnostics;
+use bandit::runner::{BatchResult, RunConfig, TrialRecord};
+
+use crate::error::DpFtsDeError;
+use crate::federation::{FederationRecord, beta_schedule, run_federation};
+use crate::params::DpFtsDeParams;
+use crate::problem::FederatedProblem;
+
+/// The diagnostic name of the clipped fraction of one run.
+pub(super) const CLIPPED: &str = "clipped_fraction";
+/// The diagnostic name of the paper-accountant privacy loss of one run.
+pub(super) const EPSILON: &str = "epsilon_paper";
+
+/// One run as one trial record: regrets, rewards and mean rewards averaged over agents,
+/// actions agent `A_1`'s (module docs).
+pub fn run_record(record: &FederationRecord, run: usize) -> TrialRecord {
+    let n = record.agents.len() as f64;
+    let len = record.agents.first().map_or(0, TrialRecord::horizon);
+    let mean = |field: fn(&TrialRecord) -> &Vec<f64>| -> Vec<f64> {
+        (0..len)
+            .map(|k| record.agents.iter().map(|a| field(a)[k]).sum::<f64>() / n)
+            .collect()
+    };
+    TrialRecord {
+        trial: run,
+        actions: record
+            .agents
+            .first()
+            .map(|a| a.actions.clone())
+            .unwrap_or_default(),
+        rewards: mean(|a| &a.rewards),
+        mean_rewards: mean(|a| &a.mean_rewards),
+        instantaneous_regret: mean(|a| &a.instantaneous_regret),
+        cumulative_regret: mean(|a| &a.cumulative_regret),
+        simple_regret: record.mean_simple_regret(),
+    }
+}
+
+/// Run `config.n_trials` runs of `params` with `T = config.horizon - N_init` (run `r`
+/// seeded from `(config.base_seed, r)`) on `problems`: run `r` on `problems[r]` when there
+/// is one problem per run ([`draw_problems`](super::draw_problems)), on the one problem when there is one. Each run
+/// is one [`run_record`]; the diagnostics are each private run's clipped fraction and final
+/// paper-accountant loss.
+///
+/// # Errors
+/// [`DpFtsDeError::Setting`] when the number of problems is neither 1 nor the number of runs,
+/// or the horizon leaves no iteration; the errors of [`run_federation`].
+pub fn run_curve(
+    problems: &[Arc<FederatedProblem>],
+    params: &DpFtsDeParams,
+    config: &RunConfig,
+) -> Result<(BatchResult, Diagnostics), DpFtsDeError> {
+    if problems.len() != 1 && problems.len() != config.n_trials {
+        return Err(DpFtsDeError::Setting(format!(
+            "{} problems for {} runs: give one problem, or one per run",
+            problems.len(),
+            config.n_trials
+        )));
+    }
+    let params = with_horizon(params, config.horizon)?;
+    // The schedule depends on the problem's domain: once for a fixed problem, per draw else.
+    let fixed_beta = match problems {
+        [one] => Some(beta_schedule(one, &params)?),
+        _ => None,
+    };
+    let mut trials = Vec::with_capacity(config.n_trials);
+    let mut diagnostics = Diagnostics::new();
+    for run in 0..config.n_trials {
+        let problem = &problems[run.min(problems.len() - 1)];
+        let beta = match &fixed_beta {
+            Some(b) => Arc::clone(b),
+            None => beta_schedule(problem, &params)?,
+        };
+        let rec = run_federation(problem, &params, beta, config.base_seed, run)?;
+        if let Some(c) = rec.clipped_fraction {
+            diagnostics.push((CLIPPED.into(), c));
+        }
+        if let Some(loss) = rec.privacy.last() {
+            diagnostics.push((EPSILON.into(), loss.epsilon_paper));
+        }
+        trials.push(run_record(&rec, run));
+    }
+    Ok((
+        BatchResult {
+            config: *config,
+            trials,
+        },
+        diagnostics,
+    ))
+}
+
+/// `params` with `T = horizon - N_init` (the framework's horizon counts every query).
+pub fn with_horizon(params: &DpFtsDeParams, horizon: usize) -> Result<DpFtsDeParams, DpFtsDeError> {
+    if horizon <= params.n_init {
+        return Err(DpFtsDeError::Setting(format!(
+            "a horizon of {horizon} queries leaves no iteration after the N_init = {} initial \
+             queries",
+            params.n_init
+        )));
+    }
+    Ok(DpFtsDeParams {
+        iterations: horizon - params.n_init,
+        ..*params
+    })
+}
