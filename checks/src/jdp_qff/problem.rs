@@ -11,9 +11,9 @@
 use std::sync::Arc;
 
 use bandit::BanditError;
-use bandit::env::Environment;
+use bandit::env::{RoundEnvironment, RoundState};
 use kernel::{FeatureMap, QuadratureFourierFeatures};
-use ndarray::{Array1, Array2, ArrayView2};
+use ndarray::{Array1, Array2};
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 
@@ -31,9 +31,8 @@ pub(super) const REWARD_BOUND: f64 = 1.0 + NOISE;
 pub(super) struct FeatureLinear {
     features: Arc<QuadratureFourierFeatures>,
     theta: Array1<f64>,
-    points: Array2<f64>,
-    means: Array1<f64>,
-    best: f64,
+    /// The round's decision set and `f` on it; the reference is the best point of the set.
+    state: RoundState,
 }
 
 impl FeatureLinear {
@@ -49,53 +48,39 @@ impl FeatureLinear {
         Self {
             features,
             theta,
-            points: Array2::zeros((0, 2)),
-            means: Array1::zeros(0),
-            best: f64::NAN,
+            state: RoundState::empty(2),
         }
     }
 }
 
-impl Environment for FeatureLinear {
-    fn dim(&self) -> usize {
-        2
+impl RoundEnvironment for FeatureLinear {
+    fn round_state(&self) -> &RoundState {
+        &self.state
     }
 
-    fn begin_round<R: Rng + ?Sized>(
+    fn next_round<R: Rng + ?Sized>(
         &mut self,
         round: usize,
         rng: &mut R,
     ) -> Result<(), BanditError> {
-        self.points = Array2::from_shape_fn((DECISION_SET, 2), |_| rng.random_range(-BOX..BOX));
-        self.means = self
+        let points = Array2::from_shape_fn((DECISION_SET, 2), |_| rng.random_range(-BOX..BOX));
+        let means = self
             .features
-            .map_batch(self.points.view())
+            .map_batch(points.view())
             .map_err(|e| BanditError::Environment {
                 round: Some(round),
                 source: Box::new(e),
             })?
             .dot(&self.theta);
-        self.best = self.means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        self.state = RoundState::best_of_set(points, means);
         Ok(())
     }
 
-    fn decision_set(&self) -> ArrayView2<'_, f64> {
-        self.points.view()
-    }
-
-    fn mean_reward(&self, action: usize) -> f64 {
-        self.means[action]
-    }
-
-    fn optimal_mean(&self) -> f64 {
-        self.best
-    }
-
-    fn sample_reward<R: Rng + ?Sized>(
+    fn draw_reward<R: Rng + ?Sized>(
         &mut self,
         action: usize,
         rng: &mut R,
     ) -> Result<f64, BanditError> {
-        Ok(self.means[action] + rng.random_range(-NOISE..NOISE))
+        Ok(self.state.mean(action) + rng.random_range(-NOISE..NOISE))
     }
 }

@@ -1,4 +1,13 @@
 //! Environments: where decision sets and rewards come from.
+//!
+//! An environment described by its current round ([`RoundState`]: decision set, means, the
+//! regret's reference) implements [`RoundEnvironment`] and is an [`Environment`] by the blanket
+//! implementation below; wrappers ([`Annotated`], [`BestOfSet`]) and recorded streams implement
+//! [`Environment`] directly.
+
+mod round;
+
+pub use round::{RoundEnvironment, RoundState};
 
 use ndarray::{Array1, Array2, ArrayView2};
 use rand::Rng;
@@ -43,13 +52,48 @@ pub trait Environment {
     ) -> Result<f64, BanditError>;
 }
 
+/// Every [`RoundEnvironment`] is an [`Environment`]: the decision set, the means and the
+/// regret's reference are its [`RoundState`]'s.
+impl<T: RoundEnvironment> Environment for T {
+    fn dim(&self) -> usize {
+        self.round_state().points().ncols()
+    }
+
+    fn begin_round<R: Rng + ?Sized>(
+        &mut self,
+        round: usize,
+        rng: &mut R,
+    ) -> Result<(), BanditError> {
+        self.next_round(round, rng)
+    }
+
+    fn decision_set(&self) -> ArrayView2<'_, f64> {
+        self.round_state().points()
+    }
+
+    fn mean_reward(&self, action: usize) -> f64 {
+        self.round_state().mean(action)
+    }
+
+    fn optimal_mean(&self) -> f64 {
+        self.round_state().best()
+    }
+
+    fn sample_reward<R: Rng + ?Sized>(
+        &mut self,
+        action: usize,
+        rng: &mut R,
+    ) -> Result<f64, BanditError> {
+        self.draw_reward(action, rng)
+    }
+}
+
 /// A fixed finite decision set with known means and a reward model: the Zhou & Tan and
 /// DP-FTS-DE synthetic problems, benchmark functions on a grid, and the data-set problems.
 #[derive(Debug, Clone)]
 pub struct FixedSetEnvironment {
-    points: Array2<f64>,
-    means: Array1<f64>,
-    optimum: f64,
+    /// The one decision set, its means and its best mean (the same every round).
+    state: RoundState,
     reward: RewardModel,
 }
 
@@ -92,11 +136,8 @@ impl FixedSetEnvironment {
                 got: r.table().ncols(),
             }));
         }
-        let optimum = means.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
         Ok(Self {
-            points,
-            means,
-            optimum,
+            state: RoundState::best_of_set(points, means),
             reward,
         })
     }
@@ -113,7 +154,7 @@ impl FixedSetEnvironment {
 
     /// The mean rewards of all points.
     pub fn means(&self) -> &Array1<f64> {
-        &self.means
+        self.state.means()
     }
 
     /// The reward model.
@@ -123,19 +164,21 @@ impl FixedSetEnvironment {
 
     /// The index of a best point (the first one attaining the maximum mean).
     pub fn best_action(&self) -> usize {
-        self.means
+        self.state
+            .means()
             .iter()
-            .position(|&v| v >= self.optimum)
+            .position(|&v| v >= self.state.best())
             .unwrap_or(0)
     }
 }
 
-impl Environment for FixedSetEnvironment {
-    fn dim(&self) -> usize {
-        self.points.ncols()
+impl RoundEnvironment for FixedSetEnvironment {
+    fn round_state(&self) -> &RoundState {
+        &self.state
     }
 
-    fn begin_round<R: Rng + ?Sized>(
+    /// The decision set is fixed: nothing to draw.
+    fn next_round<R: Rng + ?Sized>(
         &mut self,
         _round: usize,
         _rng: &mut R,
@@ -143,24 +186,12 @@ impl Environment for FixedSetEnvironment {
         Ok(())
     }
 
-    fn decision_set(&self) -> ArrayView2<'_, f64> {
-        self.points.view()
-    }
-
-    fn mean_reward(&self, action: usize) -> f64 {
-        self.means[action]
-    }
-
-    fn optimal_mean(&self) -> f64 {
-        self.optimum
-    }
-
-    fn sample_reward<R: Rng + ?Sized>(
+    fn draw_reward<R: Rng + ?Sized>(
         &mut self,
         action: usize,
         rng: &mut R,
     ) -> Result<f64, BanditError> {
-        self.reward.sample(self.means[action], action, rng)
+        self.reward.sample(self.state.mean(action), action, rng)
     }
 }
 
@@ -176,8 +207,8 @@ pub struct SampledBoxEnvironment<O> {
     n_candidates: usize,
     optimum: f64,
     reward: RewardModel,
-    candidates: Array2<f64>,
-    means: Array1<f64>,
+    /// The round's candidates and their means; the reference is the global maximum.
+    state: RoundState,
 }
 
 impl<O: Objective> SampledBoxEnvironment<O> {
@@ -220,45 +251,34 @@ impl<O: Objective> SampledBoxEnvironment<O> {
             n_candidates,
             optimum,
             reward,
-            candidates: Array2::zeros((0, d)),
-            means: Array1::zeros(0),
+            // No candidate before the first round; the reference is known from the start.
+            state: RoundState::new(Array2::zeros((0, d)), Array1::zeros(0), optimum),
         })
     }
 }
 
-impl<O: Objective> Environment for SampledBoxEnvironment<O> {
-    fn dim(&self) -> usize {
-        self.bounds.dim()
+impl<O: Objective> RoundEnvironment for SampledBoxEnvironment<O> {
+    fn round_state(&self) -> &RoundState {
+        &self.state
     }
 
-    fn begin_round<R: Rng + ?Sized>(
+    fn next_round<R: Rng + ?Sized>(
         &mut self,
         _round: usize,
         rng: &mut R,
     ) -> Result<(), BanditError> {
-        self.candidates = self.bounds.sample_uniform(self.n_candidates, rng);
-        self.means = self.objective.values(self.candidates.view())?;
+        let candidates = self.bounds.sample_uniform(self.n_candidates, rng);
+        let means = self.objective.values(candidates.view())?;
+        self.state = RoundState::new(candidates, means, self.optimum);
         Ok(())
     }
 
-    fn decision_set(&self) -> ArrayView2<'_, f64> {
-        self.candidates.view()
-    }
-
-    fn mean_reward(&self, action: usize) -> f64 {
-        self.means[action]
-    }
-
-    fn optimal_mean(&self) -> f64 {
-        self.optimum
-    }
-
-    fn sample_reward<R: Rng + ?Sized>(
+    fn draw_reward<R: Rng + ?Sized>(
         &mut self,
         action: usize,
         rng: &mut R,
     ) -> Result<f64, BanditError> {
-        self.reward.sample(self.means[action], action, rng)
+        self.reward.sample(self.state.mean(action), action, rng)
     }
 }
 

@@ -8,7 +8,7 @@ use rand_distr::{Distribution, Exp1, StandardNormal};
 use serde::{Deserialize, Serialize};
 
 use super::{Objective, check_centres_and_weights};
-use crate::env::Environment;
+use crate::env::{RoundEnvironment, RoundState};
 use crate::error::{BanditError, InputError};
 
 /// `f(x) = sum_{i=1}^{4} alpha_i exp(-||x - x_i||^2 / 2)` on `R^d` (Dubey: `d = 2`, SE kernel
@@ -168,9 +168,8 @@ pub fn uniform_in_ball<R: Rng + ?Sized>(d: usize, r: f64, rng: &mut R) -> Array1
 pub struct DubeyEnvironment {
     objective: DubeyObjective,
     n: usize,
-    points: Array2<f64>,
-    means: Array1<f64>,
-    best: f64,
+    /// The round's decision set and means; the reference is its one good arm's mean.
+    state: RoundState,
 }
 
 impl DubeyEnvironment {
@@ -188,9 +187,7 @@ impl DubeyEnvironment {
         Ok(Self {
             objective,
             n,
-            points: Array2::zeros((0, d)),
-            means: Array1::zeros(0),
-            best: f64::NAN,
+            state: RoundState::empty(d),
         })
     }
 
@@ -223,12 +220,12 @@ impl DubeyEnvironment {
     }
 }
 
-impl Environment for DubeyEnvironment {
-    fn dim(&self) -> usize {
-        self.objective.dim()
+impl RoundEnvironment for DubeyEnvironment {
+    fn round_state(&self) -> &RoundState {
+        &self.state
     }
 
-    fn begin_round<R: Rng + ?Sized>(
+    fn next_round<R: Rng + ?Sized>(
         &mut self,
         _round: usize,
         rng: &mut R,
@@ -242,30 +239,17 @@ impl Environment for DubeyEnvironment {
             points.row_mut(i).assign(&x);
             means[i] = v;
         }
-        self.best = means[good_at];
-        self.points = points;
-        self.means = means;
+        let best = means[good_at];
+        self.state = RoundState::new(points, means, best);
         Ok(())
     }
 
-    fn decision_set(&self) -> ArrayView2<'_, f64> {
-        self.points.view()
-    }
-
-    fn mean_reward(&self, action: usize) -> f64 {
-        self.means[action]
-    }
-
-    fn optimal_mean(&self) -> f64 {
-        self.best
-    }
-
-    fn sample_reward<R: Rng + ?Sized>(
+    fn draw_reward<R: Rng + ?Sized>(
         &mut self,
         action: usize,
         rng: &mut R,
     ) -> Result<f64, BanditError> {
-        let p = self.means[action].clamp(0.0, 1.0);
+        let p = self.state.mean(action).clamp(0.0, 1.0);
         Ok(if rng.random_bool(p) { 1.0 } else { 0.0 })
     }
 }
