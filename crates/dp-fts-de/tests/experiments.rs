@@ -94,6 +94,18 @@ fn the_budgets_are_the_papers() {
                 assert!(f.curves.iter().any(|x| x == l), "{} {}: {l}", f.id, c.id);
             }
         }
+        // Every ablation pairs two curves of its figure and explains one of its claims.
+        for ab in &f.ablations {
+            for l in [&ab.label, &ab.base] {
+                assert!(f.curves.contains(l), "{} ablation {l}", f.id);
+            }
+            assert!(
+                ab.explains.iter().all(|e| f.claims.iter().any(|c| &c.id == e)),
+                "{} ablation {}",
+                f.id,
+                ab.label
+            );
+        }
     }
     assert_eq!(SYNTHETIC_DRAWS, 20);
     let syn = DpFtsDeParams::synthetic();

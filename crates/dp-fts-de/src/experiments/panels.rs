@@ -195,8 +195,25 @@ pub fn panels() -> Vec<Panel> {
             vec![
                 curve("DP-FTS-S8", syn.dp_fts(8.0)),
                 curve("DP-FTS-DE-S11", syn),
+                curve(
+                    "DP-FTS-DE-S11-equal-weights",
+                    DpFtsDeParams {
+                        weighting: Weighting::Equal,
+                        ..syn
+                    },
+                ),
             ],
-        ),
+        )
+        .with_figure(|f| {
+            f.with_ablation(
+                "DP-FTS-DE-S11-equal-weights",
+                "DP-FTS-DE-S11",
+                "equal weights 1/N instead of DE's adaptive weights (P = 2, S = 11, q = 0.25, \
+                 z = 1 unchanged); the calibrated noise follows the largest weight, so it falls \
+                 with it",
+                ["de-below-fts"],
+            )
+        }),
         synthetic(
             "fig5",
             "both components of DE: FTS-DE (P = 2), equal weights, whole-domain init, no DP",
