@@ -100,7 +100,9 @@ fn the_budgets_are_the_papers() {
                 assert!(f.curves.contains(l), "{} ablation {l}", f.id);
             }
             assert!(
-                ab.explains.iter().all(|e| f.claims.iter().any(|c| &c.id == e)),
+                ab.explains
+                    .iter()
+                    .all(|e| f.claims.iter().any(|c| &c.id == e)),
                 "{} ablation {}",
                 f.id,
                 ab.label

@@ -6,7 +6,6 @@ use bandit::experiment::{self, At, Band, Budget, Claim, Metric};
 use serde::Serialize;
 
 use crate::agent::Init;
-
 use crate::params::DpFtsDeParams;
 
 use super::problems::Problem;

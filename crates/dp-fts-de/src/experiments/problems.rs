@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use bandit::experiment::{self};
+use bandit::experiment;
 use bandit::seed::seed_key;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
 use crate::error::DpFtsDeError;
-
 use crate::problem::FederatedProblem;
 
 /// App. B.1.1: agents of the synthetic experiments.
@@ -49,8 +48,9 @@ impl Problem {
 }
 
 /// The generator of the problem draws of a reproduction: key [`seed_key`]`(base_seed)`, stream
-/// `u64::MAX - k` (`k = 0` synthetic, `1` heterogeneous `alpha = 0.7`, `2` `alpha = 1`), which
-/// no run's stream ([`crate::federation::Stream::number`], `run < 2^32 - 1`) uses.
+/// `u64::MAX - k`, which no run's stream ([`crate::federation::Stream::number`],
+/// `run < 2^32 - 1`) uses; [`load_problem`] takes `k = kind + 3 draw` (`kind` 0 synthetic, 1
+/// heterogeneous `alpha = 0.7`, 2 `alpha = 1`).
 pub fn problem_rng(base_seed: u64, k: u64) -> ChaCha20Rng {
     let mut rng = ChaCha20Rng::from_seed(seed_key(base_seed));
     rng.set_stream(u64::MAX - k);

@@ -5,7 +5,7 @@
 use bandit::BanditError;
 use bandit::domain::BoxDomain;
 use bandit::env::{BestOfSet, SampledBoxEnvironment};
-use bandit::experiment::{self};
+use bandit::experiment;
 use bandit::noise::RewardModel;
 use bandit::objective::{DubeyEnvironment, DubeyObjective, Michalewicz, Normalised, Objective};
 use kernel::{

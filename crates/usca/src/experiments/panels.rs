@@ -6,9 +6,7 @@ use bandit::experiment::{At, Band, Budget, Claim, ExperimentError, Figure, Metri
 use serde::Serialize;
 
 use crate::approximating_set::ApproximatingSetSize;
-
 use crate::params::UscaParams;
-
 use crate::sensitivity::SensitivityRule;
 use crate::synthetic::{KernelFamily, SyntheticProblem};
 

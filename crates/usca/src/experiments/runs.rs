@@ -10,7 +10,6 @@ use privacy::mechanisms::ExponentialMechanism;
 use rayon::prelude::*;
 
 use crate::algorithm::{Usca, argmax_distribution, learning_stage};
-
 use crate::baselines::PosteriorMeanBaseline;
 use crate::error::UscaError;
 use crate::light_sensor::light_sensor;
