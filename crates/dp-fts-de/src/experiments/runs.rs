@@ -63,20 +63,22 @@ pub fn run_curve(
         )));
     }
     let params = with_horizon(params, config.horizon)?;
-    // The schedule depends on the problem's domain: once for a fixed problem, per draw else.
-    let fixed_beta = match problems {
-        [one] => Some(beta_schedule(one, &params)?),
-        _ => None,
-    };
+    // The schedule depends on the parameters and the problem's domain only: it is computed
+    // again only when a run's domain differs from the previous run's (the synthetic draws share
+    // their grid, so it is computed once per curve, as for the one data set).
+    let mut beta: Option<Arc<crate::beta::BetaSchedule>> = None;
     let mut trials = Vec::with_capacity(config.n_trials);
     let mut diagnostics = Diagnostics::new();
     for run in 0..config.n_trials {
         let problem = &problems[run.min(problems.len() - 1)];
-        let beta = match &fixed_beta {
-            Some(b) => Arc::clone(b),
-            None => beta_schedule(problem, &params)?,
+        let same_domain =
+            run > 0 && problems[(run - 1).min(problems.len() - 1)].domain() == problem.domain();
+        let schedule = match &beta {
+            Some(b) if same_domain => Arc::clone(b),
+            _ => beta_schedule(problem, &params)?,
         };
-        let rec = run_federation(problem, &params, beta, config.base_seed, run)?;
+        beta = Some(Arc::clone(&schedule));
+        let rec = run_federation(problem, &params, schedule, config.base_seed, run)?;
         if let Some(c) = rec.clipped_fraction {
             diagnostics.push((CLIPPED.into(), c));
         }
