@@ -4,7 +4,7 @@ use crate::shared::ALPHA;
 use bandit::baselines::{GpUcb, IgpUcbParams, UniformRandom};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{BatchResult, RunConfig, run_trials_non_private};
+use bandit::runner::{BatchResult, RunConfig, Runner};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use verification::CheckKind;
@@ -57,14 +57,15 @@ pub(super) fn gp_ucb_vs_random(ctx: &Context) -> CheckResult {
     };
     let problem = RkhsSynthetic::default();
     let env = problem.annotated_environments(RewardModel::uniform(1.0)?);
-    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom))?;
-    let ucb = run_trials_non_private(&config, &env, |en, _| {
+    let random = Runner::new(config, &env, |_, _| Ok(UniformRandom)).trials()?;
+    let ucb = Runner::new(config, &env, |en, _| {
         GpUcb::new(
             en.info.1.clone(),
             horizon,
             IgpUcbParams::with_norm_bound(en.info.0),
         )
-    })?;
+    })
+    .trials()?;
 
     let all: Vec<usize> = (0..n_trials).collect();
     let (ucb_curve, rnd_curve) = (mean_curve(&ucb, &all), mean_curve(&random, &all));

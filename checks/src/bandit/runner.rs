@@ -3,7 +3,7 @@
 use bandit::baselines::{GpUcb, IgpUcbParams};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{RunConfig, run_trials_non_private};
+use bandit::runner::{RunConfig, Runner};
 use verification::CheckKind;
 use verification::{CheckError, CheckResult, Context, Outcome, verdict};
 
@@ -20,13 +20,14 @@ pub(super) fn thread_invariance(ctx: &Context) -> CheckResult {
             .num_threads(threads)
             .build()?;
         let b = pool.install(|| {
-            run_trials_non_private(&config, &env, |en, _| {
+            Runner::new(config, &env, |en, _| {
                 GpUcb::new(
                     en.info.1.clone(),
                     config.horizon,
                     IgpUcbParams::with_norm_bound(en.info.0),
                 )
             })
+            .trials()
         })?;
         b.to_json().map_err(CheckError::from)
     };

@@ -6,7 +6,7 @@ use bandit::BanditError;
 use bandit::baselines::{GpUcb, IgpUcbParams};
 use bandit::noise::RewardModel;
 use bandit::objective::{RkhsEnvironment, RkhsSynthetic};
-use bandit::runner::regret_curve_non_private;
+use bandit::runner::{RunConfig, Runner};
 use rand_chacha::ChaCha20Rng;
 use verification::scaling::{ScalingConfig, check_scaling_curves, geometric_horizons};
 use verification::{CheckKind, Verdict};
@@ -38,7 +38,8 @@ pub(super) fn scaling_gp_ucb(ctx: &Context) -> CheckResult {
     let config = igp_ucb_theory(horizons, ctx.mode.pick(16, 48), ctx.check_seed());
     // One run of horizon T_max per seed (eta = 2 / T_max), every horizon read off its curve.
     let curve = |t_max: usize, seed: u64| {
-        regret_curve_non_private(
+        Runner::new(
+            RunConfig::single(t_max, seed),
             rkhs_environment,
             |env: &RkhsEnvironment, _: &mut ChaCha20Rng| {
                 GpUcb::new(
@@ -50,9 +51,9 @@ pub(super) fn scaling_gp_ucb(ctx: &Context) -> CheckResult {
                     },
                 )
             },
-            t_max,
-            seed,
         )
+        .trial(0)
+        .map(|r| r.cumulative_regret)
     };
     let r = check_scaling_curves(curve, &config)?;
     Ok(scaling_outcome(

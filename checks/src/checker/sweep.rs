@@ -6,7 +6,7 @@ use ::ldp_bo::ConvertToLaplace;
 use bandit::agent::{Curator, Feedback};
 use bandit::baselines::{GpUcb, IgpUcbParams};
 use bandit::objective::RkhsEnvironment;
-use bandit::runner::regret_curve;
+use bandit::runner::{RunConfig, Runner};
 use rand_chacha::ChaCha20Rng;
 use verification::CheckKind;
 use verification::scaling::privacy_sweep;
@@ -39,7 +39,8 @@ pub(super) fn scaling_privacy_sweep(ctx: &Context) -> CheckResult {
         let ctl = ConvertToLaplace::new(eps, b, r_bound)?;
         // The message noise: Laplace (sd sqrt 2 times its scale) plus the reward noise.
         let r_msg = std::f64::consts::SQRT_2 * ctl.scale() + SCALING_NOISE;
-        let curve = regret_curve(
+        let curve = Runner::new(
+            RunConfig::single(horizon, seed),
             rkhs_environment,
             |env: &RkhsEnvironment, _: &mut ChaCha20Rng| {
                 GpUcb::new(
@@ -51,12 +52,12 @@ pub(super) fn scaling_privacy_sweep(ctx: &Context) -> CheckResult {
                     },
                 )
             },
-            |_: &RkhsEnvironment, _: &mut ChaCha20Rng| {
-                Ok::<_, privacy::PrivacyError>(CtlRewards(ctl.clone()))
-            },
-            horizon,
-            seed,
-        )?;
+        )
+        .curator(|_: &RkhsEnvironment, _: &mut ChaCha20Rng| {
+            Ok::<_, privacy::PrivacyError>(CtlRewards(ctl.clone()))
+        })
+        .trial(0)
+        .map(|r| r.cumulative_regret)?;
         curve
             .last()
             .copied()

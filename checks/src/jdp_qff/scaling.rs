@@ -44,7 +44,7 @@ use std::sync::Arc;
 use super::problem::{FeatureLinear, NOISE, REWARD_BOUND};
 use crate::shared::{scaling_config, scaling_outcome, uniform_play_curve};
 use bandit::BanditError;
-use bandit::runner::regret_curve;
+use bandit::runner::{RunConfig, Runner};
 use jdp_qff::{JdpQffParams, WidthParams};
 use kernel::QuadratureFourierFeatures;
 use privacy::Sampler;
@@ -107,28 +107,30 @@ pub(super) fn final_regret(
     let f = features()?;
     let t = horizon as u64;
     let curve = match variant {
-        Variant::Jdp => regret_curve(
+        Variant::Jdp => Runner::new(
+            RunConfig::single(horizon, seed),
             environment(&f),
             |_: &FeatureLinear, _: &mut ChaCha20Rng| {
                 jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.0)
             },
-            |_: &FeatureLinear, _: &mut ChaCha20Rng| {
-                jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.1)
-            },
-            horizon,
-            seed,
-        )?,
-        Variant::Local => regret_curve(
+        )
+        .curator(|_: &FeatureLinear, _: &mut ChaCha20Rng| {
+            jdp_qff::jdp(Arc::clone(&f), t, params).map(|p| p.1)
+        })
+        .trial(0)
+        .map(|r| r.cumulative_regret)?,
+        Variant::Local => Runner::new(
+            RunConfig::single(horizon, seed),
             environment(&f),
             |_: &FeatureLinear, _: &mut ChaCha20Rng| {
                 jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.0)
             },
-            |_: &FeatureLinear, _: &mut ChaCha20Rng| {
-                jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.1)
-            },
-            horizon,
-            seed,
-        )?,
+        )
+        .curator(|_: &FeatureLinear, _: &mut ChaCha20Rng| {
+            jdp_qff::local(Arc::clone(&f), t, params).map(|p| p.1)
+        })
+        .trial(0)
+        .map(|r| r.cumulative_regret)?,
     };
     curve
         .last()

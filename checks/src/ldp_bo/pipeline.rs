@@ -4,7 +4,7 @@ use super::curator::curator;
 use crate::shared::{ALPHA, Expect, audit_outcome};
 use bandit::BanditError;
 use bandit::env::RecordedStream;
-use bandit::runner::{RoundView, run_one_observed};
+use bandit::runner::{RoundView, RunConfig, Runner};
 use ldp_bo::{CtlCurator, LdpBoError, Preset, PrivateReward, TgpParams, TgpUcb};
 use ndarray::Array2;
 use rand::{RngExt, SeedableRng};
@@ -68,12 +68,10 @@ pub(super) fn pipeline_audit(
                 out.push(r.action as f64);
                 out.push(r.message.value());
             };
-            run_one_observed(
-                0,
-                PIPELINE_ROUNDS,
-                rng.random::<u64>(),
-                &|_: &mut ChaCha20Rng| RecordedStream::new(arms.clone(), users.clone()),
-                &|_: &RecordedStream, _: &mut ChaCha20Rng| {
+            Runner::new(
+                RunConfig::single(PIPELINE_ROUNDS, rng.random::<u64>()),
+                |_: &mut ChaCha20Rng| RecordedStream::new(arms.clone(), users.clone()),
+                |_: &RecordedStream, _: &mut ChaCha20Rng| {
                     TgpUcb::private(
                         kernel.clone(),
                         arms.view(),
@@ -81,9 +79,9 @@ pub(super) fn pipeline_audit(
                         TgpParams::of(Preset::Practical),
                     )
                 },
-                &|_: &RecordedStream, _: &mut ChaCha20Rng| Ok::<_, LdpBoError>(c.clone()),
-                &mut record,
-            )?;
+            )
+            .curator(|_: &RecordedStream, _: &mut ChaCha20Rng| Ok::<_, LdpBoError>(c.clone()))
+            .trial_observed(0, &mut record)?;
             Ok(out)
         };
     let n = ctx.mode.pick(100_000, 500_000);

@@ -4,7 +4,7 @@
 use bandit::BanditError;
 use bandit::baselines::UniformRandom;
 use bandit::env::Environment;
-use bandit::runner::regret_curve_non_private;
+use bandit::runner::{RunConfig, Runner};
 use rand_chacha::ChaCha20Rng;
 
 /// `curve(T_max, seed)`: the cumulative regret after each round of uniform random play on the
@@ -17,11 +17,12 @@ where
     FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
 {
     move |t_max: usize, seed: u64| {
-        regret_curve_non_private(
+        Runner::new(
+            RunConfig::single(t_max, seed),
             &make_env,
             |_: &E, _: &mut ChaCha20Rng| Ok::<_, BanditError>(UniformRandom),
-            t_max,
-            seed,
         )
+        .trial(0)
+        .map(|r| r.cumulative_regret)
     }
 }

@@ -6,7 +6,7 @@ use bandit::BanditError;
 use bandit::baselines::{GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{BatchResult, RunConfig, run_trials_non_private};
+use bandit::runner::{BatchResult, RunConfig, Runner};
 
 fn summary(name: &str, b: &BatchResult, secs: f64) {
     let finals = b.final_cumulative_regrets();
@@ -45,22 +45,24 @@ fn main() -> Result<(), BanditError> {
     let env = problem.annotated_environments(RewardModel::uniform(1.0)?);
 
     let t = std::time::Instant::now();
-    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom))?;
+    let random = Runner::new(config, &env, |_, _| Ok(UniformRandom)).trials()?;
     summary("random", &random, t.elapsed().as_secs_f64());
 
     // B = ||f||_H of the trial's function, R = 1 (uniform noise on [-1, 1]), delta = 0.1.
     let params = IgpUcbParams::with_norm_bound;
     let t = std::time::Instant::now();
-    let ucb = run_trials_non_private(&config, &env, |e, _| {
+    let ucb = Runner::new(config, &env, |e, _| {
         GpUcb::new(e.info.1.clone(), horizon, params(e.info.0))
-    })?;
+    })
+    .trials()?;
     summary("gp-ucb", &ucb, t.elapsed().as_secs_f64());
 
     if with_ts {
         let t = std::time::Instant::now();
-        let ts = run_trials_non_private(&config, &env, |e, _| {
+        let ts = Runner::new(config, &env, |e, _| {
             GpThompson::new(e.info.1.clone(), horizon, params(e.info.0))
-        })?;
+        })
+        .trials()?;
         summary("gp-ts", &ts, t.elapsed().as_secs_f64());
     }
     let norms: Vec<String> = (0..n_trials)

@@ -69,16 +69,18 @@
 //! }
 //!
 //! // Wire them with the runner: trial i of the batch gets its own seeded streams.
-//! use bandit::{env::FixedSetEnvironment, noise::RewardModel, runner::{RunConfig, run_trials}};
+//! use bandit::{env::FixedSetEnvironment, noise::RewardModel, runner::{RunConfig, Runner}};
 //! use ndarray::array;
 //! let config = RunConfig { horizon: 50, n_trials: 4, base_seed: 7 };
-//! let result = run_trials(
-//!     &config,
+//! let result = Runner::new(
+//!     config,
 //!     |_rng| FixedSetEnvironment::new(array![[0.0], [1.0], [2.0]], array![0.1, 0.5, 0.9],
 //!                                     RewardModel::uniform(1.0)?),
 //!     |_env, _rng| Ok(Greedy { sums: vec![0.0; 3], counts: vec![0; 3], last: 0 }),
-//!     |_env, _rng| Ok(ClipLaplace { bound: 2.0, epsilon: 1.0 }),
-//! ).unwrap();
+//! )
+//! .curator(|_env, _rng| Ok(ClipLaplace { bound: 2.0, epsilon: 1.0 }))
+//! .trials()
+//! .unwrap();
 //! assert_eq!(result.trials.len(), 4);
 //! ```
 

@@ -27,15 +27,23 @@
 //! `S_t = min_{s <= t} r_s`, which on a fixed decision set is `f(x*) - max_{s <= t} f(x_s)`
 //! (the gap of the best point played so far).
 //!
+//! # Running
+//!
+//! [`Runner`] is the one way in: `Runner::new(config, make_env, make_agent)`, optionally
+//! `.curator(make_curator)`, then `.trials()` (the batch), `.trial(i)` or
+//! `.trial_observed(i, &mut observer)`. [`run_trial`] is the loop itself, on components
+//! already built.
+//!
 //! # Observing a trial
 //!
-//! [`run_trial_observed`] (and [`run_one_observed`]) hand a [`RoundObserver`] each round's
+//! [`Runner::trial_observed`] (and [`run_trial`]) hand a [`RoundObserver`] each round's
 //! decision set, action, raw reward (trusted side) and the curator's message, after the
 //! curator released it and before the agent receives it: a [`Transcript`] records them, a
-//! closure `|r: &RoundView<'_, M>| ...` sees them. [`run_trial`] is the same loop with no
-//! observer (`()`), so an observed run makes exactly the same draws and records the same
+//! closure `|r: &RoundView<'_, M>| ...` sees them, `()` watches nothing. The observer draws no
+//! randomness, so an observed run makes exactly the same draws and records the same
 //! [`TrialRecord`].
 
+use std::convert::Infallible;
 use std::io::Write;
 
 use ndarray::{Array2, ArrayView2};
@@ -57,6 +65,18 @@ pub struct RunConfig {
     pub n_trials: usize,
     /// Base seed (see the module docs for how trial seeds derive from it).
     pub base_seed: u64,
+}
+
+impl RunConfig {
+    /// One trial (trial 0) of `horizon` rounds under `base_seed`: e.g. the seeded regret curve
+    /// of a regret-scaling check.
+    pub fn single(horizon: usize, base_seed: u64) -> Self {
+        Self {
+            horizon,
+            n_trials: 1,
+            base_seed,
+        }
+    }
 }
 
 /// The record of one trial: per-round actions, rewards and regrets.
@@ -225,7 +245,7 @@ impl<M> RoundView<'_, M> {
     }
 }
 
-/// Something that watches the rounds of a trial ([`run_trial_observed`]). Implemented by `()`
+/// Something that watches the rounds of a trial ([`run_trial`], [`Runner::trial_observed`]). Implemented by `()`
 /// (watches nothing), by [`Transcript`] (records everything), and by every closure
 /// `FnMut(&RoundView<'_, M>)`.
 pub trait RoundObserver<M> {
@@ -329,34 +349,20 @@ impl<M: Clone> RoundObserver<M> for Transcript<M> {
     }
 }
 
-/// Run `horizon` rounds of `agent` against `env` with `curator` in between, and record them.
-/// [`run_trial_observed`] with no observer.
+/// Run `horizon` rounds of `agent` against `env` with `curator` in between, and record them;
+/// each round is shown to `observer` ([`RoundView`]: decision set, action, raw reward, means
+/// and the curator's message) before the agent receives the message. Pass `&mut ()` to watch
+/// nothing: the observer draws no randomness, so the run and its record do not depend on it.
+///
+/// This is the loop on components already built; [`Runner`] builds them from factories and
+/// seeds (the usual way in).
 ///
 /// Errors: an agent or curator error (boxed with the round), an action outside the decision
 /// set ([`BanditError::ActionOutOfRange`]), a non-finite raw reward
 /// ([`BanditError::NonFiniteReward`]), or an environment failure
 /// ([`BanditError::Environment`] with the round: an error drawing the decision set or the
 /// reward, an empty decision set, a non-finite mean reward).
-pub fn run_trial<E, A, C>(
-    trial: usize,
-    env: &mut E,
-    agent: &mut A,
-    curator: &mut C,
-    horizon: usize,
-    rngs: &mut TrialRngs,
-) -> Result<TrialRecord, BanditError>
-where
-    E: Environment,
-    C: Curator,
-    A: Agent<Message = C::Message>,
-{
-    run_trial_observed(trial, env, agent, curator, horizon, rngs, &mut ())
-}
-
-/// [`run_trial`], showing each round to `observer` ([`RoundView`]: decision set, action, raw
-/// reward, means and the curator's message) before the agent receives the message. The
-/// observer draws no randomness, so the run and its record are those of [`run_trial`].
-pub fn run_trial_observed<E, A, C, O>(
+pub fn run_trial<E, A, C, O>(
     trial: usize,
     env: &mut E,
     agent: &mut A,
@@ -478,174 +484,155 @@ where
     Ok(rec)
 }
 
-/// Build trial `trial`'s components from the factories and run it.
-pub fn run_one<E, A, C, FE, FA, FC>(
-    trial: usize,
-    horizon: usize,
-    base_seed: u64,
-    make_env: &FE,
-    make_agent: &FA,
-    make_curator: &FC,
-) -> Result<TrialRecord, BanditError>
-where
-    E: Environment,
-    C: Curator,
-    A: Agent<Message = C::Message>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
-    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
-{
-    run_one_observed(
-        trial,
-        horizon,
-        base_seed,
-        make_env,
-        make_agent,
-        make_curator,
-        &mut (),
-    )
+/// The curator factory of a [`Runner`] built without one: the [`Identity`] curator, so the
+/// agent receives the raw reward (a non-private agent, `Message = f64`).
+pub type IdentityFactory<E> = fn(&E, &mut ChaCha20Rng) -> Result<Identity, Infallible>;
+
+fn identity_curator<E>(_env: &E, _rng: &mut ChaCha20Rng) -> Result<Identity, Infallible> {
+    Ok(Identity)
 }
 
-/// [`run_one`] with an observer ([`run_trial_observed`]): e.g. the [`Transcript`] of trial
-/// `trial` of a batch with base seed `base_seed`, whose record equals the batch's.
+/// The seeded trial runner: factories for the environment, the agent and the curator, and
+/// what to run ([`RunConfig`]: horizon, number of trials, base seed).
 ///
-/// A factory of another crate whose environment cannot be built reports
-/// [`BanditError::Environment`] with `round: None` (its own error boxed).
-pub fn run_one_observed<E, A, C, FE, FA, FC, O>(
-    trial: usize,
-    horizon: usize,
-    base_seed: u64,
-    make_env: &FE,
-    make_agent: &FA,
-    make_curator: &FC,
-    observer: &mut O,
-) -> Result<TrialRecord, BanditError>
-where
-    E: Environment,
-    C: Curator,
-    A: Agent<Message = C::Message>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
-    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
-    O: RoundObserver<C::Message> + ?Sized,
-{
-    let mut rngs = TrialRngs::new(base_seed, trial);
-    let mut env = make_env(&mut rngs.environment)?;
-    let mut agent = make_agent(&env, &mut rngs.agent).map_err(|e| BanditError::Agent {
-        round: None,
-        source: Box::new(e),
-    })?;
-    let mut curator = make_curator(&env, &mut rngs.curator).map_err(|e| BanditError::Curator {
-        round: None,
-        source: Box::new(e),
-    })?;
-    run_trial_observed(
-        trial,
-        &mut env,
-        &mut agent,
-        &mut curator,
-        horizon,
-        &mut rngs,
-        observer,
-    )
-}
-
-/// Run `config.n_trials` independent trials in parallel on the current rayon pool.
+/// ```text
+/// Runner::new(config, make_env, make_agent)   // identity curator: a non-private agent
+///     .curator(make_curator)                  // or a curator between rewards and agent
+///     .trials()                               // all trials, in parallel -> BatchResult
+///     // .trial(i)                            // trial i alone -> TrialRecord
+///     // .trial_observed(i, &mut transcript)  // trial i, each round shown to an observer
+/// ```
 ///
-/// Trial `i` builds its environment, agent and curator with the factories, from its own
-/// seeded streams (module docs), so the result is bit-identical for any number of threads.
-/// The first failing trial's error (in trial order) is returned.
-pub fn run_trials<E, A, C, FE, FA, FC>(
-    config: &RunConfig,
+/// Trial `i` builds its environment (`make_env(rng_env)`), then its agent
+/// (`make_agent(&env, rng_agent)`) and its curator (`make_curator(&env, rng_curator)`) from
+/// its own seeded streams (module docs), and runs [`run_trial`]. The factories are any
+/// `Fn` (closures, or references to them); a factory of another crate whose environment
+/// cannot be built reports [`BanditError::Environment`] with `round: None` (its own error
+/// boxed). The cumulative-regret curve of one seeded trial, for regret-scaling checks, is
+/// `trial(0)?.cumulative_regret`.
+#[derive(Debug, Clone)]
+pub struct Runner<FE, FA, FC> {
+    config: RunConfig,
     make_env: FE,
     make_agent: FA,
     make_curator: FC,
-) -> Result<BatchResult, BanditError>
+}
+
+impl<E, FE, FA> Runner<FE, FA, IdentityFactory<E>>
 where
-    E: Environment,
-    C: Curator,
-    A: Agent<Message = C::Message>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
-    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
+    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
 {
-    let trials = (0..config.n_trials)
-        .into_par_iter()
-        .map(|i| {
-            run_one(
-                i,
-                config.horizon,
-                config.base_seed,
-                &make_env,
-                &make_agent,
-                &make_curator,
-            )
+    /// A runner of `config` for the agent built by `make_agent`, which receives the raw
+    /// rewards ([`Identity`] curator) until [`Runner::curator`] puts a curator in between.
+    pub fn new<A>(config: RunConfig, make_env: FE, make_agent: FA) -> Self
+    where
+        A: Agent,
+        FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+    {
+        Self {
+            config,
+            make_env,
+            make_agent,
+            make_curator: identity_curator::<E>,
+        }
+    }
+}
+
+impl<FE, FA, FC> Runner<FE, FA, FC> {
+    /// The same runner with the curator built by `make_curator` between the rewards and the
+    /// agent.
+    pub fn curator<E, C, G>(self, make_curator: G) -> Runner<FE, FA, G>
+    where
+        FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+        C: Curator,
+        G: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+    {
+        Runner {
+            config: self.config,
+            make_env: self.make_env,
+            make_agent: self.make_agent,
+            make_curator,
+        }
+    }
+
+    /// What the runner runs.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// Trial `trial` alone (its record equals that of trial `trial` of [`Runner::trials`]).
+    pub fn trial<E, A, C>(&self, trial: usize) -> Result<TrialRecord, BanditError>
+    where
+        E: Environment,
+        C: Curator,
+        A: Agent<Message = C::Message>,
+        FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+        FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+        FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+    {
+        self.trial_observed(trial, &mut ())
+    }
+
+    /// Trial `trial`, each round shown to `observer` ([`run_trial`]): e.g. the
+    /// [`Transcript`] of trial `trial` of the batch, whose record equals the batch's.
+    pub fn trial_observed<E, A, C, O>(
+        &self,
+        trial: usize,
+        observer: &mut O,
+    ) -> Result<TrialRecord, BanditError>
+    where
+        E: Environment,
+        C: Curator,
+        A: Agent<Message = C::Message>,
+        FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
+        FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
+        FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
+        O: RoundObserver<C::Message> + ?Sized,
+    {
+        let mut rngs = TrialRngs::new(self.config.base_seed, trial);
+        let mut env = (self.make_env)(&mut rngs.environment)?;
+        let mut agent =
+            (self.make_agent)(&env, &mut rngs.agent).map_err(|e| BanditError::Agent {
+                round: None,
+                source: Box::new(e),
+            })?;
+        let mut curator =
+            (self.make_curator)(&env, &mut rngs.curator).map_err(|e| BanditError::Curator {
+                round: None,
+                source: Box::new(e),
+            })?;
+        run_trial(
+            trial,
+            &mut env,
+            &mut agent,
+            &mut curator,
+            self.config.horizon,
+            &mut rngs,
+            observer,
+        )
+    }
+
+    /// All `config.n_trials` trials, in parallel on the current rayon pool. Each trial builds
+    /// its components from its own seeded streams, so the result is bit-identical for any
+    /// number of threads. The first failing trial's error (in trial order) is returned.
+    pub fn trials<E, A, C>(&self) -> Result<BatchResult, BanditError>
+    where
+        E: Environment,
+        C: Curator,
+        A: Agent<Message = C::Message>,
+        FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
+        FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
+        FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
+    {
+        let trials = (0..self.config.n_trials)
+            .into_par_iter()
+            .map(|i| self.trial(i))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(BatchResult {
+            config: self.config,
+            trials,
         })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(BatchResult {
-        config: *config,
-        trials,
-    })
-}
-
-/// [`run_trials`] for a non-private agent (message = raw reward, [`Identity`] curator).
-pub fn run_trials_non_private<E, A, FE, FA>(
-    config: &RunConfig,
-    make_env: FE,
-    make_agent: FA,
-) -> Result<BatchResult, BanditError>
-where
-    E: Environment,
-    A: Agent<Message = f64>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
-{
-    run_trials(config, make_env, make_agent, |_, _| {
-        Ok::<_, std::convert::Infallible>(Identity)
-    })
-}
-
-/// The cumulative-regret curve `R_1, ..., R_T` of one seeded trial (trial index 0 of a batch
-/// with base seed `seed`), for regret-scaling checks: run the agent built by `make_agent`,
-/// behind the curator built by `make_curator`, on the environment built by `make_env`.
-pub fn regret_curve<E, A, C, FE, FA, FC>(
-    make_env: FE,
-    make_agent: FA,
-    make_curator: FC,
-    horizon: usize,
-    seed: u64,
-) -> Result<Vec<f64>, BanditError>
-where
-    E: Environment,
-    C: Curator,
-    A: Agent<Message = C::Message>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
-    FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error>,
-{
-    Ok(run_one(0, horizon, seed, &make_env, &make_agent, &make_curator)?.cumulative_regret)
-}
-
-/// [`regret_curve`] for a non-private agent ([`Identity`] curator).
-pub fn regret_curve_non_private<E, A, FE, FA>(
-    make_env: FE,
-    make_agent: FA,
-    horizon: usize,
-    seed: u64,
-) -> Result<Vec<f64>, BanditError>
-where
-    E: Environment,
-    A: Agent<Message = f64>,
-    FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError>,
-    FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error>,
-{
-    regret_curve(
-        make_env,
-        make_agent,
-        |_, _| Ok::<_, std::convert::Infallible>(Identity),
-        horizon,
-        seed,
-    )
+    }
 }

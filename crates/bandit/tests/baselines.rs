@@ -8,7 +8,7 @@ use bandit::agent::Agent;
 use bandit::baselines::{GammaSource, GpThompson, GpUcb, IgpUcbParams, UniformRandom};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{RunConfig, run_trials_non_private};
+use bandit::runner::{RunConfig, Runner};
 use bandit::{BanditError, InputError};
 use kernel::{ExactGp, Precomputed, SquaredExponential};
 use ndarray::{Array2, array};
@@ -178,15 +178,18 @@ fn seeded_short_run_snapshot() {
     };
     let problem = RkhsSynthetic::default();
     let env = problem.annotated_environments(RewardModel::uniform(1.0).unwrap());
-    let ucb = run_trials_non_private(&config, &env, |e, _| {
+    let ucb = Runner::new(config, &env, |e, _| {
         GpUcb::new(
             e.info.1.clone(),
             config.horizon,
             IgpUcbParams::with_norm_bound(e.info.0),
         )
     })
+    .trials()
     .unwrap();
-    let random = run_trials_non_private(&config, &env, |_, _| Ok(UniformRandom)).unwrap();
+    let random = Runner::new(config, &env, |_, _| Ok(UniformRandom))
+        .trials()
+        .unwrap();
     // Same environment streams: the two policies see the same instances.
     assert_eq!(
         ucb.trials[0].instantaneous_regret.len(),

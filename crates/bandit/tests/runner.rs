@@ -9,8 +9,7 @@ use bandit::env::{Environment, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::{RkhsEnvironment, RkhsSynthetic};
 use bandit::runner::{
-    BatchResult, Role, RoundView, RunConfig, Transcript, regret_curve_non_private, run_one,
-    run_one_observed, run_trials, run_trials_non_private, seed_key, trial_rng,
+    BatchResult, Role, RoundView, RunConfig, Runner, Transcript, seed_key, trial_rng,
 };
 use bandit::seed::{GOLDEN_GAMMA, mix, stream};
 use bandit::{BanditError, InputError};
@@ -29,8 +28,8 @@ fn batch(threads: usize) -> BatchResult {
         base_seed: 2021,
     };
     pool.install(|| {
-        run_trials_non_private(
-            &config,
+        Runner::new(
+            config,
             |rng| {
                 RkhsSynthetic::default()
                     .sample(rng)?
@@ -38,6 +37,7 @@ fn batch(threads: usize) -> BatchResult {
             },
             |_env, _rng| Ok(UniformRandom),
         )
+        .trials()
     })
     .expect("batch runs")
 }
@@ -89,16 +89,17 @@ fn regret_records_are_consistent() {
 
 #[test]
 fn regret_curve_is_trial_zero_of_the_batch() {
-    let curve = regret_curve_non_private(
+    let curve = Runner::new(
+        RunConfig::single(60, 2021),
         |rng| {
             RkhsSynthetic::default()
                 .sample(rng)?
                 .environment(RewardModel::uniform(1.0)?)
         },
         |_env, _rng| Ok(UniformRandom),
-        60,
-        2021,
     )
+    .trial(0)
+    .map(|r| r.cumulative_regret)
     .unwrap();
     assert_eq!(curve, batch(1).trials[0].cumulative_regret);
 }
@@ -178,7 +179,9 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
             RewardModel::gaussian(0.1).unwrap(),
         )
     };
-    let err = run_trials_non_private(&config, |_| env(), |_, _| Ok(OutOfRange)).unwrap_err();
+    let err = Runner::new(config, |_| env(), |_, _| Ok(OutOfRange))
+        .trials()
+        .unwrap_err();
     assert!(
         matches!(
             err,
@@ -208,8 +211,8 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
         "{err}"
     );
     // A NaN reward produced at run time stops the trial with its round and action.
-    let err = run_trials_non_private(
-        &config,
+    let err = Runner::new(
+        config,
         |_| {
             Ok(FaultAt {
                 round: 2,
@@ -220,6 +223,7 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
         },
         |_, _| Ok(UniformRandom),
     )
+    .trials()
     .unwrap_err();
     assert!(
         matches!(err, BanditError::NonFiniteReward { round: 2, .. }),
@@ -318,34 +322,15 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
         )
     };
     let make_curator = |_: &_, _: &mut ChaCha20Rng| Ok::<_, std::convert::Infallible>(Shift);
-    let batch = run_trials(&config, &make_env, make_agent, make_curator).unwrap();
+    let runner = Runner::new(config, &make_env, make_agent).curator(make_curator);
+    let batch = runner.trials().unwrap();
     let trial = 2;
     let mut transcript = Transcript::new();
-    let record = run_one_observed(
-        trial,
-        config.horizon,
-        config.base_seed,
-        &make_env,
-        &make_agent,
-        &make_curator,
-        &mut transcript,
-    )
-    .unwrap();
+    let record = runner.trial_observed(trial, &mut transcript).unwrap();
     let expected = &batch.trials[trial];
     // Observing changes nothing.
     assert_eq!(&record, expected);
-    assert_eq!(
-        record,
-        run_one(
-            trial,
-            config.horizon,
-            config.base_seed,
-            &make_env,
-            &make_agent,
-            &make_curator
-        )
-        .unwrap()
-    );
+    assert_eq!(record, runner.trial(trial).unwrap());
     // Same actions, same regret (bit for bit), raw rewards on the trusted side and the
     // curator's messages as the agent received them.
     assert_eq!(transcript.rounds.len(), config.horizon);
@@ -372,16 +357,11 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
     }
     // A closure is an observer too.
     let mut seen = Vec::new();
-    run_one_observed(
-        trial,
-        config.horizon,
-        config.base_seed,
-        &make_env,
-        &make_agent,
-        &make_curator,
-        &mut |r: &RoundView<'_, f64>| seen.push((r.action, *r.message, r.regret())),
-    )
-    .unwrap();
+    runner
+        .trial_observed(trial, &mut |r: &RoundView<'_, f64>| {
+            seen.push((r.action, *r.message, r.regret()))
+        })
+        .unwrap();
     let from_transcript: Vec<_> = transcript
         .rounds
         .iter()
@@ -397,8 +377,8 @@ fn an_environment_failure_is_reported_with_its_round() {
         n_trials: 1,
         base_seed: 3,
     };
-    let err = run_trials_non_private(
-        &config,
+    let err = Runner::new(
+        config,
         |_| {
             Ok(FaultAt {
                 round: 1,
@@ -413,6 +393,7 @@ fn an_environment_failure_is_reported_with_its_round() {
         },
         |_, _| Ok(UniformRandom),
     )
+    .trials()
     .unwrap_err();
     match &err {
         BanditError::Environment {

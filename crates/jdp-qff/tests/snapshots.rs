@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bandit::BanditError;
 use bandit::objective::{DubeyEnvironment, DubeyObjective};
-use bandit::runner::run_one;
+use bandit::runner::{RunConfig, Runner};
 use jdp_qff::{JdpQffParams, WidthParams};
 use kernel::QuadratureFourierFeatures;
 use rand_chacha::ChaCha20Rng;
@@ -37,42 +37,39 @@ fn snapshot(variant: &'static str) -> Snapshot {
     // The paper's parameters (alpha = 1, beta = 0.1, hardened sampler).
     let p = JdpQffParams::default();
     let record = match variant {
-        "jdp" => run_one(
-            0,
-            HORIZON,
-            SEED,
+        "jdp" => Runner::new(
+            RunConfig::single(HORIZON, SEED),
             &environment,
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
                 jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.0)
             },
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
-                jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.1)
-            },
-        ),
-        "local" => run_one(
-            0,
-            HORIZON,
-            SEED,
+        )
+        .curator(|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            jdp_qff::jdp(Arc::clone(&f), t, &p).map(|x| x.1)
+        })
+        .trial(0),
+        "local" => Runner::new(
+            RunConfig::single(HORIZON, SEED),
             &environment,
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
                 jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.0)
             },
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
-                jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.1)
-            },
-        ),
-        _ => run_one(
-            0,
-            HORIZON,
-            SEED,
+        )
+        .curator(|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            jdp_qff::local(Arc::clone(&f), t, &p).map(|x| x.1)
+        })
+        .trial(0),
+        _ => Runner::new(
+            RunConfig::single(HORIZON, SEED),
             &environment,
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            |_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
                 jdp_qff::non_private(Arc::clone(&f), WidthParams::default()).map(|x| x.0)
             },
-            &|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
-                jdp_qff::non_private(Arc::clone(&f), WidthParams::default()).map(|x| x.1)
-            },
-        ),
+        )
+        .curator(|_: &DubeyEnvironment, _: &mut ChaCha20Rng| {
+            jdp_qff::non_private(Arc::clone(&f), WidthParams::default()).map(|x| x.1)
+        })
+        .trial(0),
     }
     .expect("run");
     Snapshot {

@@ -14,7 +14,7 @@ use bandit::baselines::UniformRandom;
 use bandit::env::{Annotated, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::RkhsSynthetic;
-use bandit::runner::{RunConfig, run_trials_non_private};
+use bandit::runner::{RunConfig, Runner};
 use kernel::Kernel;
 use ldp_bo::{AtaGpUcb, AtaParams, MomaGpUcb, MomaParams, Preset, TgpParams, TgpUcb};
 use rand_chacha::ChaCha20Rng;
@@ -41,7 +41,8 @@ where
     A: Agent<Message = f64>,
     F: Fn(&Env, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
 {
-    let f = run_trials_non_private(config, env, make_agent)
+    let f = Runner::new(*config, env, make_agent)
+        .trials()
         .unwrap()
         .final_cumulative_regrets();
     f.iter().sum::<f64>() / f.len() as f64

@@ -212,7 +212,7 @@ impl RkhsSynthetic {
         Ok(())
     }
 
-    /// The environment factory of a batch run ([`crate::runner::run_trials`]): each call draws
+    /// The environment factory of a batch run ([`crate::runner::Runner`]): each call draws
     /// an instance with the trial's `rng` ([`RkhsSynthetic::sample`]) and returns its
     /// `RkhsInstance::annotated_environment` with `reward`.
     pub fn annotated_environments<R: Rng + ?Sized>(

@@ -8,7 +8,7 @@ use bandit::agent::{Agent, Curator};
 use bandit::baselines::UniformRandom;
 use bandit::env::Environment;
 use bandit::objective::{Camelback, Michalewicz, Normalised, Objective, StyblinskiTang};
-use bandit::runner::{BatchResult, RunConfig, run_trials, run_trials_non_private};
+use bandit::runner::{BatchResult, RunConfig, Runner};
 use rand_chacha::ChaCha20Rng;
 
 use crate::error::JdpQffError;
@@ -72,9 +72,10 @@ fn batch<E: Environment>(
         ..*params
     };
     match setting {
-        Setting::Uniform => Ok(run_trials_non_private(config, make_env, |_, _| {
+        Setting::Uniform => Ok(Runner::new(*config, make_env, |_, _| {
             Ok::<_, BanditError>(UniformRandom)
-        })?),
+        })
+        .trials()?),
         Setting::NonPrivate => {
             let make = || non_private(Arc::clone(&features), params.width);
             go(config, make_env, move |_: &E| make())
@@ -107,10 +108,11 @@ where
     C: Curator<Error = JdpQffError>,
     A: Agent<Message = C::Message, Error = JdpQffError>,
 {
-    Ok(run_trials(
-        config,
-        make_env,
-        |e: &E, _: &mut ChaCha20Rng| make(e).map(|(a, _)| a),
-        |e: &E, _: &mut ChaCha20Rng| make(e).map(|(_, c)| c),
-    )?)
+    Ok(
+        Runner::new(*config, make_env, |e: &E, _: &mut ChaCha20Rng| {
+            make(e).map(|(a, _)| a)
+        })
+        .curator(|e: &E, _: &mut ChaCha20Rng| make(e).map(|(_, c)| c))
+        .trials()?,
+    )
 }

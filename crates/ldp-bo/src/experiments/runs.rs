@@ -3,7 +3,7 @@
 
 use bandit::agent::{Agent, Curator, Identity};
 
-use bandit::runner::{BatchResult, RunConfig, run_trials};
+use bandit::runner::{BatchResult, RunConfig, Runner};
 
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
@@ -145,11 +145,7 @@ pub fn regret_curve(
     horizon: usize,
     seed: u64,
 ) -> Result<Vec<f64>, LdpBoError> {
-    let config = RunConfig {
-        horizon,
-        n_trials: 1,
-        base_seed: seed,
-    };
+    let config = RunConfig::single(horizon, seed);
     let mut batch = run(source, setting, algorithm, params, &config)?;
     Ok(batch.trials.swap_remove(0).cumulative_regret)
 }
@@ -176,10 +172,11 @@ where
             },
         })
     };
-    Ok(run_trials(
-        config,
-        make_env,
-        |e: &Instance, _: &mut ChaCha20Rng| agent(&e.info),
-        |e: &Instance, _: &mut ChaCha20Rng| curator(&e.info),
-    )?)
+    Ok(
+        Runner::new(*config, make_env, |e: &Instance, _: &mut ChaCha20Rng| {
+            agent(&e.info)
+        })
+        .curator(|e: &Instance, _: &mut ChaCha20Rng| curator(&e.info))
+        .trials()?,
+    )
 }
