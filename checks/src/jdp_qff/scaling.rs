@@ -84,7 +84,7 @@ pub(super) fn params(alpha: f64) -> JdpQffParams {
             ..WidthParams::default()
         },
         sampler: Sampler::Textbook,
-        ..JdpQffParams::default()
+        ..JdpQffParams::section_6_1()
     }
 }
 

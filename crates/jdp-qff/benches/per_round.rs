@@ -80,7 +80,7 @@ fn bench(c: &mut Criterion) {
             }
             let params = JdpQffParams {
                 sampler,
-                ..JdpQffParams::default()
+                ..JdpQffParams::section_6_1()
             };
             let (server, privatizer) = jdp(Arc::clone(&features), 1 << 20, &params).expect("jdp");
             bench_curator(c, &format!("round/jdp-{name}/m={m}"), server, privatizer);

@@ -30,7 +30,7 @@ fn bad_privacy_parameters_are_typed_errors() {
     for alpha in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let p = JdpQffParams {
             alpha,
-            ..JdpQffParams::default()
+            ..JdpQffParams::section_6_1()
         };
         let e = jdp(features(), 16, &p).unwrap_err();
         assert!(is_input(&e), "alpha = {alpha}: {e}");
@@ -40,7 +40,7 @@ fn bad_privacy_parameters_are_typed_errors() {
     for beta in [0.0, 1.0, 1.5, -0.1, f64::NAN] {
         let p = JdpQffParams {
             beta,
-            ..JdpQffParams::default()
+            ..JdpQffParams::section_6_1()
         };
         let e = jdp(features(), 16, &p).unwrap_err();
         assert!(is_input(&e), "beta = {beta}: {e}");
@@ -50,7 +50,7 @@ fn bad_privacy_parameters_are_typed_errors() {
         matches!(e, JdpQffError::Input(InputError::ZeroCount { .. })),
         "{e}"
     );
-    let e = jdp(features(), 0, &JdpQffParams::default()).unwrap_err();
+    let e = jdp(features(), 0, &JdpQffParams::section_6_1()).unwrap_err();
     assert!(is_input(&e), "T = 0: {e}");
     let cal = JdpCalibration::new(1.0, 0.1, 16, 1.0, ZcdpConversion::Classic).unwrap();
     assert!(matches!(
@@ -66,7 +66,7 @@ fn bad_privacy_parameters_are_typed_errors() {
 #[test]
 fn empty_decision_set_and_nan_reward_are_typed_errors() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    let (mut server, mut privatizer) = jdp(features(), 16, &JdpQffParams::default()).unwrap();
+    let (mut server, mut privatizer) = jdp(features(), 16, &JdpQffParams::section_6_1()).unwrap();
     let empty = Array2::<f64>::zeros((0, 2));
     assert!(is_input(
         &server.select(empty.view(), &mut rng).unwrap_err()
@@ -82,7 +82,7 @@ fn empty_decision_set_and_nan_reward_are_typed_errors() {
         matches!(e, JdpQffError::Input(InputError::NonFinite { .. })),
         "{e}"
     );
-    let (_, client) = local(features(), 16, &JdpQffParams::default()).unwrap();
+    let (_, client) = local(features(), 16, &JdpQffParams::section_6_1()).unwrap();
     let e = client
         .perturb(array![0.1, 0.2].view(), f64::NAN, &mut rng)
         .unwrap_err();
@@ -110,7 +110,7 @@ fn empty_decision_set_and_nan_reward_are_typed_errors() {
 fn rewards_outside_the_bound_are_clipped_before_noise() {
     // Same seed, same point: a reward of 1e9 and one of exactly B_y give the same release,
     // bit for bit (the item is clipped before it enters the tree or the client's noise).
-    let p = JdpQffParams::default();
+    let p = JdpQffParams::section_6_1();
     let x = array![0.3, -0.4];
     for big in [1e9, 7.5] {
         let (_, mut a) = jdp(features(), 8, &p).unwrap();

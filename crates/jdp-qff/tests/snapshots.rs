@@ -35,7 +35,7 @@ fn snapshot(variant: &'static str) -> Snapshot {
     let f = features();
     let t = HORIZON as u64;
     // The paper's parameters (alpha = 1, beta = 0.1, hardened sampler).
-    let p = JdpQffParams::default();
+    let p = JdpQffParams::section_6_1();
     let record = match variant {
         "jdp" => Runner::new(
             RunConfig::single(HORIZON, SEED),

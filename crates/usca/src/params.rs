@@ -39,11 +39,89 @@ impl Default for UscaParams {
 }
 
 impl UscaParams {
-    /// Check `tau > 0`, `B > 0`, `design_sample >= 1`.
+    /// Profile "proven" (the [`Default`]): the sensitivity `2 B sup_diag / tau`
+    /// ([`SensitivityRule::Proven`]). Guarantees `eps`-JDP for every `Z` and every data set.
+    pub fn proven() -> Self {
+        Self::default()
+    }
+
+    /// Profile "certified": `2 B` times a certified upper bound on `sup sigma^2` for the drawn
+    /// `Z`, from `points_per_dim` grid points per context dimension
+    /// ([`SensitivityRule::Certified`]): a tightening of [`UscaParams::proven`] (never above
+    /// it). Guarantees `eps`-JDP (the bound depends on `Z` only).
+    pub fn certified(points_per_dim: usize) -> Self {
+        Self {
+            sensitivity: SensitivityRule::Certified { points_per_dim },
+            ..Self::default()
+        }
+    }
+
+    /// Profile "as printed": the paper's sensitivity read literally, `2 B max sigma^2` over
+    /// `samples` points of `W` drawn like `Z` ([`SensitivityRule::PaperEstimate`]).
+    /// **Guarantees nothing**: an estimate of a supremum from below, so the mechanism's
+    /// `eps` is not proven; offered only to compare with the paper.
+    pub fn as_printed(samples: usize) -> Self {
+        Self {
+            sensitivity: SensitivityRule::PaperEstimate { samples },
+            ..Self::default()
+        }
+    }
+
+    /// Check `tau > 0`, `B > 0`, `design_sample >= 1` and the sensitivity rule's count
+    /// (grid points or samples `>= 1`).
     pub fn validate(&self) -> Result<(), UscaError> {
         validation::positive("tau", self.tau)?;
         validation::positive("reward bound B", self.reward_bound)?;
         validation::at_least_one("design sample size", self.design_sample)?;
+        match self.sensitivity {
+            SensitivityRule::Proven => {}
+            SensitivityRule::Certified { points_per_dim } => {
+                validation::at_least_one("grid points per context dimension", points_per_dim)?;
+            }
+            SensitivityRule::PaperEstimate { samples } => {
+                validation::at_least_one("sampled points of the paper's estimate", samples)?;
+            }
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_profiles_differ_only_in_their_rule_and_say_what_they_guarantee() {
+        let (p, c, a) = (
+            UscaParams::proven(),
+            UscaParams::certified(64),
+            UscaParams::as_printed(1000),
+        );
+        assert_eq!(p, UscaParams::default());
+        assert_eq!(
+            c.sensitivity,
+            SensitivityRule::Certified { points_per_dim: 64 }
+        );
+        assert_eq!(
+            UscaParams {
+                sensitivity: p.sensitivity,
+                ..c
+            },
+            p
+        );
+        assert_eq!(
+            UscaParams {
+                sensitivity: p.sensitivity,
+                ..a
+            },
+            p
+        );
+        assert!(p.sensitivity.is_bound() && c.sensitivity.is_bound());
+        assert!(!a.sensitivity.is_bound());
+        for q in [p, c, a] {
+            q.validate().unwrap();
+        }
+        assert!(UscaParams::certified(0).validate().is_err());
+        assert!(UscaParams::as_printed(0).validate().is_err());
     }
 }

@@ -34,7 +34,7 @@
 //! - Decision sets: [`BENCHMARK_CANDIDATES`] fresh uniform points of the box per round, regret
 //!   against the best point of `D_t` ([`BestOfSet`](bandit::env::BestOfSet)), as in the paper's definition of regret.
 //! - Reward noise: Gaussian with sd [`BENCHMARK_NOISE_SD`] (`rho = 0.1`); the private runs clip
-//!   rewards to `|y| <= B_y =` [`BENCHMARK_REWARD_BOUND`].
+//!   rewards to `|y| <= B_y = 1.5` ([`JdpQffParams::section_6_2`]).
 //! - Kernels: Camelback the full 2-d QFF of an SE kernel with lengthscale 0.4 (10 nodes per
 //!   dimension, `m = 200`); Styblinski-Tang-20 and Michalewicz-10 the additive SE kernel with one
 //!   group per coordinate ([`kernel::AdditiveFeatures`], lengthscale 0.5, 8 nodes: `m = 16 d`),
@@ -59,8 +59,8 @@ mod summary;
 
 pub use panels::{PAPER_TABLE1, Panel, Setting, claims, panels};
 pub use problems::{
-    BENCHMARK_CANDIDATES, BENCHMARK_NOISE_SD, BENCHMARK_REWARD_BOUND, DUBEY_D, DUBEY_LENGTHSCALE,
-    DUBEY_MBAR, DUBEY_N, Features, Problem, feature_error, problem_params, sup_error,
+    BENCHMARK_CANDIDATES, BENCHMARK_NOISE_SD, DUBEY_D, DUBEY_LENGTHSCALE, DUBEY_MBAR, DUBEY_N,
+    Features, Problem, feature_error, problem_params, sup_error,
 };
 pub use runs::run;
 

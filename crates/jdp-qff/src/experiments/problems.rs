@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::JdpQffError;
 use crate::params::JdpQffParams;
-use crate::width::WidthParams;
 
 /// Section 6.1: input dimension.
 pub const DUBEY_D: usize = 2;
@@ -33,8 +32,6 @@ pub const DUBEY_MBAR: usize = 14;
 pub const BENCHMARK_CANDIDATES: usize = 25;
 /// Section 6.2: sd of the Gaussian reward noise (on the normalised function).
 pub const BENCHMARK_NOISE_SD: f64 = 0.1;
-/// Section 6.2: the reward clipping bound `B_y` of the private runs.
-pub const BENCHMARK_REWARD_BOUND: f64 = 1.5;
 
 /// The problems of Section 6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,25 +203,18 @@ pub fn feature_error(problem: Problem) -> Result<f64, JdpQffError> {
     })
 }
 
-/// The parameters of a problem's runs other than the setting: Section 6.1's for the
-/// synthetic, the module docs' for Table 1; `eps` the measured error of the features.
+/// The parameters of a problem's runs other than the setting: the presets
+/// [`JdpQffParams::section_6_1`] (the synthetic) and [`JdpQffParams::section_6_2`] (Table 1),
+/// with the textbook sampler and `epsilon` the measured error of the features.
 pub fn problem_params(problem: Problem) -> Result<JdpQffParams, JdpQffError> {
     let epsilon = feature_error(problem)?;
-    let mut p = JdpQffParams {
-        sampler: Sampler::Textbook,
-        ..JdpQffParams::default()
+    let mut p = if problem == Problem::Dubey {
+        JdpQffParams::section_6_1()
+    } else {
+        JdpQffParams::section_6_2()
     };
+    p.sampler = Sampler::Textbook;
     p.width.epsilon = epsilon;
-    if problem != Problem::Dubey {
-        p.reward_bound = BENCHMARK_REWARD_BOUND;
-        p.width = WidthParams {
-            b: 1.0,
-            rho: BENCHMARK_NOISE_SD,
-            lambda: 1.0,
-            epsilon,
-            ..WidthParams::default()
-        };
-    }
     Ok(p)
 }
 
@@ -266,6 +256,21 @@ pub(super) fn dubey_env(rng: &mut ChaCha20Rng) -> Result<DubeyEnvironment, Bandi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Exact: the presets copy these values.
+    #[allow(clippy::float_cmp)]
+    #[test]
+    fn the_section_6_2_preset_assumes_the_noise_the_benchmarks_draw() {
+        let p = problem_params(Problem::Camelback).unwrap();
+        assert_eq!(p.width.rho, BENCHMARK_NOISE_SD);
+        assert_eq!(p.reward_bound, 1.5);
+        assert_eq!(p.sampler, Sampler::Textbook);
+        let q = problem_params(Problem::Dubey).unwrap();
+        assert_eq!(
+            (q.alpha, q.beta, q.reward_bound, q.width.rho),
+            (1.0, 0.1, 1.0, crate::width::WidthParams::default().rho)
+        );
+    }
 
     #[test]
     fn the_chosen_features_are_accurate_and_small() {
