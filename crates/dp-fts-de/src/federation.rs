@@ -158,7 +158,7 @@ pub fn run_federation(
     run: usize,
 ) -> Result<FederationRecord, DpFtsDeError> {
     let n = problem.n_agents();
-    params.validate(n)?;
+    let params = params.validate(n)?;
     let partition = Partition::equal_volume(problem.bounds().clone(), params.sub_regions)?;
     let features = SharedFeatures::draw(
         problem.domain().clone(),

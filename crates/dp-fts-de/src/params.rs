@@ -3,6 +3,7 @@
 
 use privacy::Sampler;
 use serde::{Deserialize, Serialize};
+use validation::{Valid, Validate};
 
 use crate::agent::Init;
 use crate::beta::BetaRule;
@@ -204,20 +205,45 @@ impl DpFtsDeParams {
         )
     }
 
-    /// Check every setting for a federation of `n_agents` agents.
-    pub fn validate(&self, n_agents: usize) -> Result<(), DpFtsDeError> {
+    /// Check every setting for a federation of `n_agents` agents: the checks of
+    /// [`Validate::check`] (which do not depend on `N`), then `1 <= P <= N` and the `delta`
+    /// of the privacy settings for `N` agents.
+    ///
+    /// Returns the checked value ([`Valid`]); a `Valid<DpFtsDeParams>` made for one `N` is
+    /// checked again (by this function) when a federation of another size is built.
+    pub fn validate(&self, n_agents: usize) -> Result<Valid<Self>, DpFtsDeError> {
+        let valid = Valid::new(*self)?;
+        validation::at_least_one("agents N", n_agents)?;
+        if self.sub_regions > n_agents {
+            return Err(DpFtsDeError::Setting(format!(
+                "the number of sub-regions P must be in 1..=N = {n_agents}, got {}",
+                self.sub_regions
+            )));
+        }
+        if let Some(dp) = self.privacy {
+            validation::open_unit("delta", dp.delta_for(n_agents))?;
+        }
+        Ok(valid)
+    }
+}
+
+impl Validate for DpFtsDeParams {
+    type Error = DpFtsDeError;
+
+    /// The checks that do not depend on the number of agents: `T, N_init, M >= 1`, positive
+    /// lengthscale, `lambda` and `a`, `P >= 1`, and for private settings a server, `q` in
+    /// `(0, 1]`, `z > 0` and `S > 0`.
+    fn check(&self) -> Result<(), DpFtsDeError> {
         validation::at_least_one("iterations T", self.iterations)?;
         validation::at_least_one("initial points N_init", self.n_init)?;
         validation::at_least_one("number of random features M", self.features)?;
         validation::positive("lengthscale", self.lengthscale)?;
         validation::positive("lambda", self.lambda)?;
         validation::positive("softmax constant a", self.a)?;
-        validation::at_least_one("agents N", n_agents)?;
-        if self.sub_regions == 0 || self.sub_regions > n_agents {
-            return Err(DpFtsDeError::Setting(format!(
-                "the number of sub-regions P must be in 1..=N = {n_agents}, got {}",
-                self.sub_regions
-            )));
+        if self.sub_regions == 0 {
+            return Err(DpFtsDeError::Setting(
+                "the number of sub-regions P must be at least 1, got 0".into(),
+            ));
         }
         if let Some(dp) = self.privacy {
             if !self.federated {
@@ -232,7 +258,6 @@ impl DpFtsDeParams {
             )?;
             validation::positive("noise multiplier z", dp.z)?;
             validation::positive("clipping threshold S", dp.clip)?;
-            validation::open_unit("delta", dp.delta_for(n_agents))?;
         }
         Ok(())
     }

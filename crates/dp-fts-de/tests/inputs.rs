@@ -82,7 +82,8 @@ fn a_sampling_rate_outside_0_1_is_out_of_range() {
         );
     }
     // q = 1 (no subsampling) is allowed.
-    params().with_privacy(1.0, 1.0, 11.0).validate(N).unwrap();
+    let q1 = params().with_privacy(1.0, 1.0, 11.0);
+    assert_eq!(*q1.validate(N).unwrap(), q1);
 }
 
 #[test]

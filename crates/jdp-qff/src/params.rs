@@ -7,7 +7,7 @@ use kernel::FeatureMap;
 use privacy::Sampler;
 use privacy::accountant::zcdp::ZcdpConversion;
 use serde::{Deserialize, Serialize};
-use validation::positive;
+use validation::{Valid, Validate, positive};
 
 use crate::calibration::{JdpCalibration, LocalCalibration, check_target};
 use crate::error::JdpQffError;
@@ -39,6 +39,17 @@ pub struct JdpQffParams {
     /// for regret experiments, by explicit choice only).
     #[serde(default)]
     pub sampler: Sampler,
+}
+
+impl Validate for JdpQffParams {
+    type Error = JdpQffError;
+
+    /// Check every field.
+    fn check(&self) -> Result<(), JdpQffError> {
+        check_target(self.alpha, self.beta)?;
+        positive("reward bound B_y", self.reward_bound)?;
+        self.width.check()
+    }
 }
 
 impl JdpQffParams {
@@ -81,10 +92,10 @@ impl JdpQffParams {
     }
 
     /// Check every field.
-    pub fn validate(&self) -> Result<(), JdpQffError> {
-        check_target(self.alpha, self.beta)?;
-        positive("reward bound B_y", self.reward_bound)?;
-        self.width.validate()
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, JdpQffError> {
+        Valid::new(*self)
     }
 }
 
@@ -94,7 +105,7 @@ pub fn jdp<F: FeatureMap>(
     horizon: u64,
     params: &JdpQffParams,
 ) -> Result<(ApproximateGpUcb<F, PrivatizedStatistics>, JdpPrivatizer<F>), JdpQffError> {
-    params.validate()?;
+    let params = params.validate()?;
     let calibration = JdpCalibration::new(
         params.alpha,
         params.beta,
@@ -120,7 +131,7 @@ pub fn local<F: FeatureMap>(
     horizon: u64,
     params: &JdpQffParams,
 ) -> Result<(ApproximateGpUcb<F, ClientMessage>, LocalClient<F>), JdpQffError> {
-    params.validate()?;
+    let params = params.validate()?;
     let calibration = LocalCalibration::new(
         params.alpha,
         params.beta,

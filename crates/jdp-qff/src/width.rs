@@ -17,7 +17,7 @@
 //! See `docs/jdp-qff.md`, "Deviations and errata".
 
 use serde::{Deserialize, Serialize};
-use validation::{non_negative, open_unit, positive};
+use validation::{Valid, Validate, non_negative, open_unit, positive};
 
 use crate::error::JdpQffError;
 use crate::spectrum::Spectrum;
@@ -55,9 +55,11 @@ impl Default for WidthParams {
     }
 }
 
-impl WidthParams {
+impl Validate for WidthParams {
+    type Error = JdpQffError;
+
     /// Check every field.
-    pub fn validate(&self) -> Result<(), JdpQffError> {
+    fn check(&self) -> Result<(), JdpQffError> {
         non_negative("B (norm bound)", self.b)?;
         non_negative("rho (reward noise)", self.rho)?;
         positive("lambda (regulariser)", self.lambda)?;
@@ -68,17 +70,26 @@ impl WidthParams {
     }
 }
 
+impl WidthParams {
+    /// Check every field.
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, JdpQffError> {
+        Valid::new(*self)
+    }
+}
+
 /// `beta_t^{1/2}` of Theorem 1 for a noise spectrum.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ConfidenceWidth {
-    params: WidthParams,
+    params: Valid<WidthParams>,
     spectrum: Spectrum,
 }
 
 impl ConfidenceWidth {
     /// The width for these constants and this spectrum.
     pub fn new(params: WidthParams, spectrum: Spectrum) -> Result<Self, JdpQffError> {
-        params.validate()?;
+        let params = params.validate()?;
         Ok(Self { params, spectrum })
     }
 

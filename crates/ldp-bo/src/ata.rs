@@ -17,7 +17,7 @@ use crate::nystrom_step::NystromPosterior;
 use crate::preset::Preset;
 use crate::schedule::AtaSchedule;
 use crate::truncation::feature_adaptive_truncation_by_arm;
-use validation::{at_least_one, open_unit, positive};
+use validation::{Valid, Validate, at_least_one, open_unit, positive};
 
 /// Parameters of (LDP-)ATA-GP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -38,6 +38,20 @@ pub struct AtaParams {
 /// The scale of the ATA width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
 pub const PRACTICAL_BETA_SCALE: f64 = 0.003;
 
+impl Validate for AtaParams {
+    type Error = LdpBoError;
+
+    /// Check every field.
+    fn check(&self) -> Result<(), LdpBoError> {
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        open_unit("Nystrom accuracy", self.accuracy)?;
+        positive("q_scale", self.q_scale)?;
+        positive("beta_scale", self.beta_scale)?;
+        Ok(())
+    }
+}
+
 impl AtaParams {
     /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, Nyström accuracy `e = 0.5`,
     /// `q` of Theorem 2 (scale 1), and `beta_scale` 1 ([`Preset::Theory`]) or
@@ -57,13 +71,10 @@ impl AtaParams {
     }
 
     /// Check every field.
-    pub fn validate(&self) -> Result<(), LdpBoError> {
-        positive("lambda", self.lambda)?;
-        open_unit("delta", self.delta)?;
-        open_unit("Nystrom accuracy", self.accuracy)?;
-        positive("q_scale", self.q_scale)?;
-        positive("beta_scale", self.beta_scale)?;
-        Ok(())
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, LdpBoError> {
+        Valid::new(*self)
     }
 }
 
@@ -143,7 +154,7 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
         params: AtaParams,
     ) -> Result<Self, LdpBoError> {
         at_least_one("horizon T", horizon)?;
-        params.validate()?;
+        let params = params.validate()?;
         let arms = FixedArms::new(arms)?;
         let n = arms.len();
         let schedule =

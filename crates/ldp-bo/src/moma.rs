@@ -15,7 +15,7 @@ use crate::median_of_means::median_of_means;
 use crate::nystrom_step::NystromPosterior;
 use crate::preset::Preset;
 use crate::schedule::MomaSchedule;
-use validation::{InputError, at_least_one, open_unit, positive};
+use validation::{InputError, Valid, Validate, at_least_one, open_unit, positive};
 
 /// How the epoch length `k` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -52,6 +52,31 @@ pub const PRACTICAL_BETA_SCALE: f64 = 0.01;
 /// `docs/ldp-bo.md`, "Presets").
 pub const PRACTICAL_EPOCH_SCALE: f64 = 1.0 / 72.0;
 
+impl Validate for MomaParams {
+    type Error = LdpBoError;
+
+    /// Check every field.
+    fn check(&self) -> Result<(), LdpBoError> {
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        open_unit("Nystrom accuracy", self.accuracy)?;
+        positive("q_scale", self.q_scale)?;
+        positive("beta_scale", self.beta_scale)?;
+        match self.epoch_length {
+            EpochLength::Scaled(s) => {
+                positive("epoch length scale", s)?;
+            }
+            EpochLength::Fixed(0) => {
+                return Err(LdpBoError::Input(InputError::ZeroCount {
+                    what: "epoch length k",
+                }));
+            }
+            EpochLength::Fixed(_) => {}
+        }
+        Ok(())
+    }
+}
+
 impl MomaParams {
     /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, Nyström accuracy `e = 0.5`,
     /// `q` of Theorem 4 (scale 1); [`Preset::Theory`]: `beta_scale` 1 and Theorem 4's
@@ -74,24 +99,10 @@ impl MomaParams {
     }
 
     /// Check every field.
-    pub fn validate(&self) -> Result<(), LdpBoError> {
-        positive("lambda", self.lambda)?;
-        open_unit("delta", self.delta)?;
-        open_unit("Nystrom accuracy", self.accuracy)?;
-        positive("q_scale", self.q_scale)?;
-        positive("beta_scale", self.beta_scale)?;
-        match self.epoch_length {
-            EpochLength::Scaled(s) => {
-                positive("epoch length scale", s)?;
-            }
-            EpochLength::Fixed(0) => {
-                return Err(LdpBoError::Input(InputError::ZeroCount {
-                    what: "epoch length k",
-                }));
-            }
-            EpochLength::Fixed(_) => {}
-        }
-        Ok(())
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, LdpBoError> {
+        Valid::new(*self)
     }
 }
 
@@ -191,7 +202,7 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
         params: MomaParams,
     ) -> Result<Self, LdpBoError> {
         at_least_one("horizon T", horizon)?;
-        params.validate()?;
+        let params = params.validate()?;
         let arms = FixedArms::new(arms)?;
         let schedule = MomaSchedule::new(
             b,

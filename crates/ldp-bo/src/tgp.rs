@@ -17,7 +17,7 @@ use crate::preset::Preset;
 use crate::schedule::{HeavyTailTgpSchedule, TgpSchedule};
 use crate::truncation::truncate_reward;
 use crate::ucb::scaled_width;
-use validation::{non_negative, open_unit, positive};
+use validation::{Valid, Validate, non_negative, open_unit, positive};
 
 /// Parameters of (LDP-)TGP-UCB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,21 @@ pub struct TgpParams {
 /// The scale of the TGP-UCB width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
 pub const PRACTICAL_BETA_SCALE: f64 = 0.01;
 
+impl Validate for TgpParams {
+    type Error = LdpBoError;
+
+    /// Check every field.
+    fn check(&self) -> Result<(), LdpBoError> {
+        positive("lambda", self.lambda)?;
+        open_unit("delta", self.delta)?;
+        positive("beta_scale", self.beta_scale)?;
+        if let GammaSource::Fixed(g) = self.gamma {
+            non_negative("fixed gamma", g)?;
+        }
+        Ok(())
+    }
+}
+
 impl TgpParams {
     /// The parameters of `preset`: `lambda = 1`, `delta = 0.1`, realised information gain, and
     /// `beta_scale` 1 ([`Preset::Theory`]) or [`PRACTICAL_BETA_SCALE`] ([`Preset::Practical`]).
@@ -52,14 +67,10 @@ impl TgpParams {
     }
 
     /// Check every field.
-    pub fn validate(&self) -> Result<(), LdpBoError> {
-        positive("lambda", self.lambda)?;
-        open_unit("delta", self.delta)?;
-        positive("beta_scale", self.beta_scale)?;
-        if let GammaSource::Fixed(g) = self.gamma {
-            non_negative("fixed gamma", g)?;
-        }
-        Ok(())
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, LdpBoError> {
+        Valid::new(*self)
     }
 }
 
@@ -109,7 +120,7 @@ pub struct TgpUcb<K: Kernel, M> {
     arms: FixedArms,
     gp: FiniteDomainGp<K>,
     variant: TgpVariant,
-    params: TgpParams,
+    params: Valid<TgpParams>,
     last: Pending<usize>,
     last_beta: f64,
     _message: PhantomData<fn(M)>,
@@ -124,7 +135,7 @@ impl<K: Kernel> TgpUcb<K, PrivateReward> {
         curator: &CtlCurator,
         params: TgpParams,
     ) -> Result<Self, LdpBoError> {
-        params.validate()?;
+        let params = params.validate()?;
         // The learner calibrates with the Laplace scale the curator really uses.
         let s = TgpSchedule::from_laplace_scale(
             curator.b(),
@@ -147,7 +158,7 @@ impl<K: Kernel> TgpUcb<K, f64> {
         v: f64,
         params: TgpParams,
     ) -> Result<Self, LdpBoError> {
-        params.validate()?;
+        let params = params.validate()?;
         let s = HeavyTailTgpSchedule::new(b, v, alpha, params.lambda, params.delta)?;
         Self::build(kernel, arms, TgpVariant::HeavyTailed(s), params)
     }
@@ -158,7 +169,7 @@ impl<K: Kernel, M> TgpUcb<K, M> {
         kernel: K,
         arms: ArrayView2<'_, f64>,
         variant: TgpVariant,
-        params: TgpParams,
+        params: Valid<TgpParams>,
     ) -> Result<Self, LdpBoError> {
         let arms = FixedArms::new(arms)?;
         let gp = FiniteDomainGp::new(kernel, arms.arms(), params.lambda, false)?;

@@ -7,6 +7,7 @@ use kernel::Kernel;
 use ndarray::{Array1, ArrayView1, Axis, concatenate};
 use rand::{Rng, RngExt};
 use serde::Serialize;
+use validation::Valid;
 
 use crate::approximating_set::{paper_k, sample_approximating_set};
 use crate::error::UscaError;
@@ -46,7 +47,7 @@ pub fn learning_stage<R: Rng + ?Sized>(
 #[derive(Debug, Clone)]
 pub struct Usca {
     problem: ContextualProblem,
-    params: UscaParams,
+    params: Valid<UscaParams>,
     estimator: UscaEstimator,
     bound: SensitivityBound,
     summary: UscaSummary,
@@ -81,9 +82,9 @@ impl Usca {
         env: &mut E,
         coins: &mut R,
     ) -> Result<Self, UscaError> {
-        params.validate()?;
+        let params = params.validate()?;
         let data = learning_stage(problem, t, params.reward_bound, env)?;
-        Self::from_data(problem, kernel, joint, params, data, coins)
+        Self::from_data(problem, kernel, joint, *params, data, coins)
     }
 
     /// Lines 9-14 on given learning data, clipped to the parameters' `B` (checked), whose
@@ -99,7 +100,7 @@ impl Usca {
         data: LearningData,
         rng: &mut R,
     ) -> Result<Self, UscaError> {
-        params.validate()?;
+        let params = params.validate()?;
         #[allow(clippy::float_cmp)] // the same parameter, passed through
         if data.bound() != params.reward_bound {
             return Err(crate::InputError::Unsatisfied {

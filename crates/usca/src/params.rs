@@ -1,6 +1,7 @@
 //! The parameters of USCA.
 
 use serde::{Deserialize, Serialize};
+use validation::{Valid, Validate};
 
 use crate::approximating_set::ApproximatingSetSize;
 use crate::error::UscaError;
@@ -38,6 +39,28 @@ impl Default for UscaParams {
     }
 }
 
+impl Validate for UscaParams {
+    type Error = UscaError;
+
+    /// Check `tau > 0`, `B > 0`, `design_sample >= 1` and the sensitivity rule's count
+    /// (grid points or samples `>= 1`).
+    fn check(&self) -> Result<(), UscaError> {
+        validation::positive("tau", self.tau)?;
+        validation::positive("reward bound B", self.reward_bound)?;
+        validation::at_least_one("design sample size", self.design_sample)?;
+        match self.sensitivity {
+            SensitivityRule::Proven => {}
+            SensitivityRule::Certified { points_per_dim } => {
+                validation::at_least_one("grid points per context dimension", points_per_dim)?;
+            }
+            SensitivityRule::PaperEstimate { samples } => {
+                validation::at_least_one("sampled points of the paper's estimate", samples)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl UscaParams {
     /// Profile "proven" (the [`Default`]): the sensitivity `2 B sup_diag / tau`
     /// ([`SensitivityRule::Proven`]). Guarantees `eps`-JDP for every `Z` and every data set.
@@ -69,20 +92,10 @@ impl UscaParams {
 
     /// Check `tau > 0`, `B > 0`, `design_sample >= 1` and the sensitivity rule's count
     /// (grid points or samples `>= 1`).
-    pub fn validate(&self) -> Result<(), UscaError> {
-        validation::positive("tau", self.tau)?;
-        validation::positive("reward bound B", self.reward_bound)?;
-        validation::at_least_one("design sample size", self.design_sample)?;
-        match self.sensitivity {
-            SensitivityRule::Proven => {}
-            SensitivityRule::Certified { points_per_dim } => {
-                validation::at_least_one("grid points per context dimension", points_per_dim)?;
-            }
-            SensitivityRule::PaperEstimate { samples } => {
-                validation::at_least_one("sampled points of the paper's estimate", samples)?;
-            }
-        }
-        Ok(())
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, UscaError> {
+        Valid::new(*self)
     }
 }
 
@@ -119,7 +132,7 @@ mod tests {
         assert!(p.sensitivity.is_bound() && c.sensitivity.is_bound());
         assert!(!a.sensitivity.is_bound());
         for q in [p, c, a] {
-            q.validate().unwrap();
+            assert_eq!(*q.validate().unwrap(), q);
         }
         assert!(UscaParams::certified(0).validate().is_err());
         assert!(UscaParams::as_printed(0).validate().is_err());

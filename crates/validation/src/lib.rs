@@ -3,6 +3,7 @@
 mod checks;
 mod error;
 mod interval;
+mod valid;
 
 pub use checks::{
     Count, at_least_one, ensure_finite, finite, in_range, index_in, matching_dimension, non_empty,
@@ -10,3 +11,4 @@ pub use checks::{
 };
 pub use error::InputError;
 pub use interval::Interval;
+pub use valid::{Valid, Validate};

@@ -155,7 +155,8 @@ impl PaperExperiments for Dai2021 {
         for (_, params) in panel.curves() {
             with_horizon(params, config.horizon)
                 .and_then(|p| p.validate(problems[0].n_agents()))
-                .map_err(setup)?;
+                .map_err(setup)
+                .map(drop)?;
         }
         panel.runs_with_diagnostics(figure, |&params| {
             let problems = Arc::clone(&problems);

@@ -81,15 +81,13 @@ fn batch<E: Environment>(
             go(config, make_env, move |_: &E| make())
         }
         Setting::Jdp { alpha, beta } => {
-            let p = with(alpha, beta);
-            p.validate()?;
+            let p = with(alpha, beta).validate()?;
             go(config, make_env, move |_: &E| {
                 jdp(Arc::clone(&features), horizon, &p)
             })
         }
         Setting::LocalJdp { alpha, beta } => {
-            let p = with(alpha, beta);
-            p.validate()?;
+            let p = with(alpha, beta).validate()?;
             go(config, make_env, move |_: &E| {
                 local(Arc::clone(&features), horizon, &p)
             })
@@ -97,7 +95,7 @@ fn batch<E: Environment>(
     }
 }
 
-/// [`run_trials`] with a factory of (server, curator) pairs.
+/// A [`Runner`] batch with a factory of (server, curator) pairs.
 fn go<E, A, C>(
     config: &RunConfig,
     make_env: impl Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,

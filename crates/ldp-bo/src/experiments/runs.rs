@@ -2,6 +2,7 @@
 //! parameters, on a problem's instances.
 
 use bandit::agent::{Agent, Curator, Identity};
+use validation::{Valid, Validate};
 
 use bandit::runner::{BatchResult, RunConfig, Runner};
 
@@ -57,6 +58,17 @@ pub struct AlgorithmParams {
     pub moma: MomaParams,
 }
 
+impl Validate for AlgorithmParams {
+    type Error = LdpBoError;
+
+    /// Check the parameters of the three algorithms.
+    fn check(&self) -> Result<(), LdpBoError> {
+        self.tgp.check()?;
+        self.ata.check()?;
+        self.moma.check()
+    }
+}
+
 impl AlgorithmParams {
     /// The three algorithms' parameters of `preset`.
     pub fn of(preset: Preset) -> Self {
@@ -68,10 +80,10 @@ impl AlgorithmParams {
     }
 
     /// Check the parameters of the three algorithms.
-    pub fn validate(&self) -> Result<(), LdpBoError> {
-        self.tgp.validate()?;
-        self.ata.validate()?;
-        self.moma.validate()
+    ///
+    /// Returns the checked value ([`Valid`]), what the constructors work from.
+    pub fn validate(&self) -> Result<Valid<Self>, LdpBoError> {
+        Valid::new(*self)
     }
 }
 
@@ -85,9 +97,8 @@ pub fn run(
     params: &AlgorithmParams,
     config: &RunConfig,
 ) -> Result<BatchResult, LdpBoError> {
-    params.validate()?;
+    let p = params.validate()?;
     let horizon = config.horizon as u64;
-    let p = *params;
     match setting {
         Setting::Ldp { epsilon } => {
             let ctl = |i: &InstanceInfo| CtlCurator::new(epsilon, i.b, i.r);
