@@ -12,6 +12,7 @@ use validation::Valid;
 use crate::approximating_set::{paper_k, sample_approximating_set};
 use crate::error::UscaError;
 use crate::estimator::{LearningData, SurrogateVariance, UscaEstimator};
+use crate::factored_mu::FactoredMu;
 use crate::gamma::DesignSpectrum;
 use crate::joint_kernel::JointKernel;
 use crate::params::UscaParams;
@@ -51,6 +52,9 @@ pub struct Usca {
     estimator: UscaEstimator,
     bound: SensitivityBound,
     summary: UscaSummary,
+    /// The action factors of `mu_T` when the kernel is the given [`JointKernel`] (the same
+    /// `Arc`): the same utilities, bit for bit, at a fraction of the cost.
+    pub(crate) factored: Option<FactoredMu>,
 }
 
 /// The numbers of a fitted [`Usca`].
@@ -127,10 +131,16 @@ impl Usca {
             rng,
         )?;
         let estimator = UscaEstimator::fit(variance, data)?;
+        let factored = joint
+            .filter(|j| {
+                std::ptr::addr_eq(Arc::as_ptr(estimator.variance().kernel()), Arc::as_ptr(j))
+            })
+            .map(|j| FactoredMu::new(Arc::clone(j), problem.actions().points(), &estimator));
         Ok(Self {
             problem: problem.clone(),
             params,
             estimator,
+            factored,
             bound,
             summary: UscaSummary {
                 horizon: t,
@@ -175,7 +185,10 @@ impl Usca {
     /// `mu_T(x, c)` for every action.
     pub fn utilities(&self, context: ArrayView1<'_, f64>) -> Result<Array1<f64>, UscaError> {
         self.problem.contexts().check(context, 0)?;
-        self.estimator.mu(self.problem.joint_all(context).view())
+        match &self.factored {
+            Some(f) => Ok(f.mu(&self.estimator, context)),
+            None => self.estimator.mu(self.problem.joint_all(context).view()),
+        }
     }
 
     /// The selection probabilities of the exponential mechanism at `c` for `eps > 0` with the

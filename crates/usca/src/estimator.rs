@@ -220,7 +220,12 @@ impl UscaEstimator {
         let s = &self.variance;
         let kwt = s.kernel.cross(w, self.data.points())?; // n x T
         let kwz = s.kernel.cross(w, s.z.view())?; // n x m
-        Ok((kwt.dot(&self.data.rewards()) - kwz.dot(&self.v)) / s.tau)
+        Ok(self.combine(&kwt, &kwz))
+    }
+
+    /// `(K_{w,W_T} y - K_{w,Z} v) / tau` from the two cross-kernel matrices (eq. 4).
+    pub(crate) fn combine(&self, kwt: &Array2<f64>, kwz: &Array2<f64>) -> Array1<f64> {
+        (kwt.dot(&self.data.rewards()) - kwz.dot(&self.v)) / self.variance.tau
     }
 }
 

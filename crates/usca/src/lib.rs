@@ -6,6 +6,7 @@ pub mod baselines;
 pub mod error;
 pub mod estimator;
 pub mod experiments;
+mod factored_mu;
 pub mod gamma;
 pub mod joint_kernel;
 pub mod light_sensor;
