@@ -70,7 +70,7 @@ fn a_mechanism_error_fails_its_check_with_the_error_in_the_report() {
         "audit/test/failing-mechanism",
         audit_with_a_failing_input,
     )];
-    let report = run_checks(&checks, &settings(), None, |_| {});
+    let report = run_checks(&checks, &settings(), None, 2, |_| {});
     assert_eq!(report.counts.fail, 1);
     let record = &report.checks[0];
     let Outcome {

@@ -8,6 +8,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::outcome::{CheckKind, Outcome, Verdict};
@@ -247,26 +249,55 @@ pub fn run_check(check: &Check, settings: &Settings) -> CheckRecord {
     }
 }
 
-/// Run every check whose id starts with `only` (all when `None`), in order, and assemble the
-/// report.
+/// Run every check whose id starts with `only` (all when `None`) and assemble the report, in
+/// the order of `checks`.
+///
+/// `jobs` checks run at a time (at least 1), each started in list order by the next free
+/// worker. Checks are independent: each draws only from its own seeded streams (named by its
+/// id), so its outcome does not depend on `jobs` or on what runs beside it; only its recorded
+/// `seconds` (wall time, longer when checks share the cores) does. `progress` sees each start
+/// and finish as it happens (interleaved when `jobs > 1`).
 pub fn run_checks(
     checks: &[Check],
     settings: &Settings,
     only: Option<&str>,
-    mut progress: impl FnMut(Progress<'_>),
+    jobs: usize,
+    progress: impl FnMut(Progress<'_>) + Send,
 ) -> Report {
     let started = Instant::now();
     let selected: Vec<&Check> = checks
         .iter()
         .filter(|c| only.is_none_or(|p| c.id.starts_with(p)))
         .collect();
-    let mut records = Vec::with_capacity(selected.len());
-    for (i, check) in selected.iter().enumerate() {
-        progress(Progress::Start(i, selected.len(), check.id));
-        let record = run_check(check, settings);
-        progress(Progress::Done(&record));
-        records.push(record);
-    }
+    let total = selected.len();
+    let progress = Mutex::new(progress);
+    let report = |event: Progress<'_>| {
+        (progress.lock().unwrap_or_else(PoisonError::into_inner))(event);
+    };
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<CheckRecord>>> = (0..total).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, total.max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&check) = selected.get(i) else { break };
+                    report(Progress::Start(i, total, check.id));
+                    let record = run_check(check, settings);
+                    report(Progress::Done(&record));
+                    *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(record);
+                }
+            });
+        }
+    });
+    let records = slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                .expect("every selected check ran")
+        })
+        .collect();
     Report::new(
         settings.mode.name(),
         only.map(str::to_string),

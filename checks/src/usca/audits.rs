@@ -74,7 +74,7 @@ fn pair(
         T,
         params.tau,
     )?);
-    let (a, c, _) = argmax_sigma2(&variance, &inst.problem, grid)?;
+    let (a, c, _) = argmax_sigma2(&variance, &inst.problem, Some(inst.kernel.as_ref()), grid)?;
     let w = inst.problem.joint(a, c.view());
     let mut points = data.points().to_owned();
     points.row_mut(0).assign(&w);

@@ -226,7 +226,7 @@ fn variance_table(ctx: &Context) -> Result<VarianceTable, CheckError> {
         let s2 = v.sigma2(q.view())?;
         min_s2 = s2.iter().copied().fold(min_s2, f64::min);
         let sampled = s2.iter().copied().fold(0.0, f64::max);
-        let (_, _, fine_max) = argmax_sigma2(&v, &inst.problem, fine)?;
+        let (_, _, fine_max) = argmax_sigma2(&v, &inst.problem, Some(inst.kernel.as_ref()), fine)?;
         let parts = certificate(&v, &inst.problem, inst.kernel.as_ref(), coarse)?;
         let cert = parts.bound();
         let coarse_max = parts.grid_max_sigma * parts.grid_max_sigma;

@@ -96,8 +96,17 @@ impl SurrogateVariance {
     /// `sigma^2(w)` for each row of `w` (validated points of `W`).
     pub fn sigma2(&self, w: ArrayView2<'_, f64>) -> Result<Array1<f64>, UscaError> {
         let kzw = self.kernel.cross(self.z.view(), w)?; // m x n
-        let a = self.chol.solve_lower_matrix(kzw.view())?; // L^{-1} k_Z(w), one column per point
-        let diag = self.kernel.diag(w)?;
+        self.sigma2_from(kzw.view(), self.kernel.diag(w)?.view())
+    }
+
+    /// `sigma^2` of the points whose `k_Z(w)` are the columns of `kzw` (`m x n`) and whose
+    /// `k(w, w)` are `diag`.
+    pub(crate) fn sigma2_from(
+        &self,
+        kzw: ArrayView2<'_, f64>,
+        diag: ArrayView1<'_, f64>,
+    ) -> Result<Array1<f64>, UscaError> {
+        let a = self.chol.solve_lower_matrix(kzw)?; // L^{-1} k_Z(w), one column per point
         Ok(diag
             .iter()
             .zip(a.columns())

@@ -14,9 +14,11 @@
 
 use std::sync::Arc;
 
+use kernel::Kernel;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
-use crate::estimator::UscaEstimator;
+use crate::error::UscaError;
+use crate::estimator::{SurrogateVariance, UscaEstimator};
 use crate::joint_kernel::JointKernel;
 
 /// The context-free half of `mu_T(., c)` on the action set.
@@ -81,6 +83,61 @@ impl FactoredMu {
     }
 }
 
+/// `sigma^2([x_i; c])` for every action at one context `c` at a time, for a product kernel,
+/// with the action factors `k_X(z_j, x_i)` computed once: the same numbers, bit for bit, as
+/// [`SurrogateVariance::sigma2`] on `problem.joint_all(c)` (each entry of `k_Z(w)` is the same
+/// product `k_X * k_C` in the same order, then the same triangular solve).
+pub(crate) struct FactoredSigma2<'a> {
+    variance: &'a SurrogateVariance,
+    joint: &'a JointKernel,
+    /// `k_X(z_j, x_i)`, `m x n`.
+    z_action: Array2<f64>,
+    /// The context parts of `Z`, `m x dim C`.
+    context_z: Array2<f64>,
+}
+
+impl<'a> FactoredSigma2<'a> {
+    /// For the rows of `actions`, if `joint` is the variance's own kernel (the same object);
+    /// `None` otherwise (then evaluate [`SurrogateVariance::sigma2`] directly).
+    pub(crate) fn new(
+        variance: &'a SurrogateVariance,
+        joint: Option<&'a JointKernel>,
+        actions: ArrayView2<'_, f64>,
+    ) -> Option<Self> {
+        let joint = joint.filter(|j| {
+            std::ptr::addr_eq(Arc::as_ptr(variance.kernel()), std::ptr::from_ref(*j))
+        })?;
+        let p = joint.product();
+        let (k_x, a) = (p.action_kernel(), p.action_dim());
+        let (z_x, z_c) = variance.approximating_set().split_at(Axis(1), a);
+        Some(Self {
+            z_action: Array2::from_shape_fn((z_x.nrows(), actions.nrows()), |(j, i)| {
+                k_x.value_unchecked(z_x.row(j), actions.row(i))
+            }),
+            context_z: z_c.to_owned(),
+            variance,
+            joint,
+        })
+    }
+
+    /// `sigma^2` at every action for the context `c`; `w` is `problem.joint_all(c)` (for the
+    /// diagonal `k(w, w)`).
+    pub(crate) fn sigma2(
+        &self,
+        c: ArrayView1<'_, f64>,
+        w: ArrayView2<'_, f64>,
+    ) -> Result<Array1<f64>, UscaError> {
+        let k_c = self.joint.product().context_kernel();
+        let mut kzw = self.z_action.clone();
+        for (mut row, zc) in kzw.rows_mut().into_iter().zip(self.context_z.rows()) {
+            let g = k_c.value_unchecked(zc, c);
+            row.iter_mut().for_each(|v| *v *= g);
+        }
+        self.variance
+            .sigma2_from(kzw.view(), self.joint.diag(w)?.view())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -138,6 +195,41 @@ mod tests {
                 let bits =
                     |u: &ndarray::Array1<f64>| u.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&a), bits(&b), "{family:?}, dim C = {context_dim}");
+            }
+        }
+    }
+
+    /// The factored `sigma^2` equals the direct one bit for bit; another kernel object (even
+    /// with the same lengthscales) is not used.
+    #[test]
+    fn factored_sigma2_is_the_direct_one_bit_for_bit() {
+        for (seed, family, context_dim) in [
+            (5, KernelFamily::SquaredExponential, 1),
+            (6, KernelFamily::Matern52, 2),
+        ] {
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let inst = SyntheticProblem {
+                family,
+                context_dim,
+                ..SyntheticProblem::default()
+            }
+            .sample(&mut rng)
+            .unwrap();
+            let z = crate::sample_approximating_set(&inst.problem, 80, &mut rng).unwrap();
+            let v = crate::SurrogateVariance::new(inst.kernel.clone(), z, 40, 0.5).unwrap();
+            let actions = inst.problem.actions().points();
+            let f = super::FactoredSigma2::new(&v, Some(inst.kernel.as_ref()), actions).unwrap();
+            let (l_x, l_c) = inst.kernel.lengthscales();
+            let other = crate::JointKernel::new(family, l_x, l_c, 1, context_dim).unwrap();
+            assert!(super::FactoredSigma2::new(&v, Some(&other), actions).is_none());
+            let bits = |u: ndarray::Array1<f64>| u.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            for c in inst.problem.contexts().sample(20, &mut rng).rows() {
+                let w = inst.problem.joint_all(c);
+                assert_eq!(
+                    bits(f.sigma2(c, w.view()).unwrap()),
+                    bits(v.sigma2(w.view()).unwrap()),
+                    "{family:?}, dim C = {context_dim}"
+                );
             }
         }
     }

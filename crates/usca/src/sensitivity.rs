@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{InputError, UscaError};
 use crate::estimator::SurrogateVariance;
+use crate::factored_mu::FactoredSigma2;
 use crate::joint_kernel::JointKernel;
 use crate::problem::ContextualProblem;
 use kernel::Kernel;
@@ -247,10 +248,14 @@ pub fn certificate(
     let d2 = 2.0
         * product.action_kernel().sup_diag().unwrap_or(f64::INFINITY)
         * (kc.value(zero.view(), zero.view())? - kc.value(zero.view(), half.view())?).max(0.0);
+    let factored = FactoredSigma2::new(variance, Some(joint), problem.actions().points());
     let mut max_sigma = 0.0f64;
     for c in grid.rows() {
         let w = problem.joint_all(c);
-        let s2 = variance.sigma2(w.view())?;
+        let s2 = match &factored {
+            Some(f) => f.sigma2(c, w.view())?,
+            None => variance.sigma2(w.view())?,
+        };
         max_sigma = s2.iter().fold(max_sigma, |m, v| m.max(v.sqrt()));
     }
     Ok(Certificate {
@@ -261,12 +266,15 @@ pub fn certificate(
 
 /// The point of `W` (an action index and a context on a grid of `points_per_dim` per
 /// dimension) with the largest `sigma^2`, and that value: where the prediction-stage audit puts
-/// the differing user.
+/// the differing user. `joint`, if it is the variance's own kernel (the same object), lets the
+/// action factors be computed once (the same values, faster); any other kernel is ignored.
 pub fn argmax_sigma2(
     variance: &SurrogateVariance,
     problem: &ContextualProblem,
+    joint: Option<&JointKernel>,
     points_per_dim: usize,
 ) -> Result<(usize, Array1<f64>, f64), UscaError> {
+    let factored = FactoredSigma2::new(variance, joint, problem.actions().points());
     let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
     let set = problem.contexts().set();
     let dc = set.dim();
@@ -286,7 +294,11 @@ pub fn argmax_sigma2(
                 }
             })
             .collect();
-        let s2 = variance.sigma2(problem.joint_all(c.view()).view())?;
+        let w = problem.joint_all(c.view());
+        let s2 = match &factored {
+            Some(f) => f.sigma2(c.view(), w.view())?,
+            None => variance.sigma2(w.view())?,
+        };
         for (a, &v) in s2.iter().enumerate() {
             if v > best.2 {
                 best = (a, c.clone(), v);
