@@ -2,6 +2,9 @@
 //! makes: a dependency whose crate name appears nowhere in the member's sources is unused).
 //! `[dependencies]` are searched in `src/`, `[dev-dependencies]` also in `tests/`, `benches/`,
 //! `examples/`; the crate pages included with `include_str!` (their doctests) count as sources.
+//! A member may declare dependencies that exist only to turn features on (feature
+//! unification) under `[package.metadata.feature-unification] crates = [...]`: those are not
+//! searched, but each must be declared in `[dependencies]`, so the list cannot go stale.
 
 use std::path::{Path, PathBuf};
 
@@ -103,6 +106,27 @@ fn expand_members(root: &Path, patterns: &[&str]) -> Vec<String> {
     out
 }
 
+/// The crates of `[package.metadata.feature-unification] crates = [...]` (one line).
+fn feature_unification(manifest: &str) -> Vec<String> {
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[package.metadata.feature-unification]";
+            continue;
+        }
+        if inside && let Some(list) = line.strip_prefix("crates = [") {
+            return list
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect();
+        }
+    }
+    Vec::new()
+}
+
 #[test]
 fn every_declared_dependency_is_used() {
     let root = root();
@@ -122,6 +146,15 @@ fn every_declared_dependency_is_used() {
     for m in &members {
         let dir = root.join(m);
         let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("member manifest");
+        let unification = feature_unification(&manifest);
+        let runtime = declared(&manifest, "dependencies");
+        for c in &unification {
+            if !runtime.contains(c) {
+                unused.push(format!(
+                    "{m}: [package.metadata.feature-unification] names {c}, not a dependency"
+                ));
+            }
+        }
         for (section, dirs) in [
             ("dependencies", &["src"][..]),
             (
@@ -131,6 +164,9 @@ fn every_declared_dependency_is_used() {
         ] {
             let text = sources(&dir, dirs);
             for dep in declared(&manifest, section) {
+                if section == "dependencies" && unification.contains(&dep) {
+                    continue;
+                }
                 if !mentions(&text, &dep.replace('-', "_")) {
                     unused.push(format!("{m}: [{section}] {dep}"));
                 }
@@ -154,4 +190,9 @@ fn the_check_sees_an_unused_dependency() {
     assert!(mentions(text, "rand"));
     assert!(!mentions(text, "not_a_used_crate"));
     assert!(!mentions("use rand_chacha::X;", "rand"));
+    // A feature-unification list is read, and only from its own table.
+    let manifest = "[package.metadata.feature-unification]\ncrates = [\"either\", \"zerocopy\"]\n\
+                    [dependencies]\neither.workspace = true\n";
+    assert_eq!(feature_unification(manifest), ["either", "zerocopy"]);
+    assert!(feature_unification("[dependencies]\ncrates = [\"x\"]\n").is_empty());
 }

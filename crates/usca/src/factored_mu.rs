@@ -148,6 +148,31 @@ mod tests {
         synthetic::SyntheticProblem,
     };
 
+    /// A synthetic instance of `family` with `dim C = context_dim` drawn with `seed`, the rng
+    /// after the draw, and a second kernel object equal to the instance's (same family and
+    /// lengthscales) that the factored paths must not use.
+    fn problem(
+        seed: u64,
+        family: KernelFamily,
+        context_dim: usize,
+    ) -> (
+        ChaCha20Rng,
+        crate::Instance,
+        std::sync::Arc<crate::JointKernel>,
+    ) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let inst = SyntheticProblem {
+            family,
+            context_dim,
+            ..SyntheticProblem::default()
+        }
+        .sample(&mut rng)
+        .unwrap();
+        let (l_x, l_c) = inst.kernel.lengthscales();
+        let other = crate::JointKernel::new(family, l_x, l_c, 1, context_dim).unwrap();
+        (rng, inst, std::sync::Arc::new(other))
+    }
+
     /// The factored utilities equal the direct ones bit for bit (SE and Matérn, `dim C` 1 and
     /// 2), and only a `Usca` given its own kernel as the joint kernel factors.
     #[test]
@@ -158,14 +183,7 @@ mod tests {
             (3, KernelFamily::SquaredExponential, 2),
             (4, KernelFamily::Matern52, 2),
         ] {
-            let mut rng = ChaCha20Rng::seed_from_u64(seed);
-            let inst = SyntheticProblem {
-                family,
-                context_dim,
-                ..SyntheticProblem::default()
-            }
-            .sample(&mut rng)
-            .unwrap();
+            let (mut rng, inst, other) = problem(seed, family, context_dim);
             let params = UscaParams {
                 approximating_set: ApproximatingSetSize::Capped { cap: 64 },
                 ..UscaParams::default()
@@ -184,10 +202,6 @@ mod tests {
             };
             let (factored, direct) = (fit(Some(&inst.kernel)), fit(None));
             assert!(factored.factored.is_some() && direct.factored.is_none());
-            let (l_x, l_c) = inst.kernel.lengthscales();
-            let other = std::sync::Arc::new(
-                crate::JointKernel::new(family, l_x, l_c, 1, context_dim).unwrap(),
-            );
             assert!(fit(Some(&other)).factored.is_none());
             let contexts = inst.problem.contexts().sample(20, &mut rng);
             for c in contexts.rows() {
@@ -207,21 +221,12 @@ mod tests {
             (5, KernelFamily::SquaredExponential, 1),
             (6, KernelFamily::Matern52, 2),
         ] {
-            let mut rng = ChaCha20Rng::seed_from_u64(seed);
-            let inst = SyntheticProblem {
-                family,
-                context_dim,
-                ..SyntheticProblem::default()
-            }
-            .sample(&mut rng)
-            .unwrap();
+            let (mut rng, inst, other) = problem(seed, family, context_dim);
             let z = crate::sample_approximating_set(&inst.problem, 80, &mut rng).unwrap();
             let v = crate::SurrogateVariance::new(inst.kernel.clone(), z, 40, 0.5).unwrap();
             let actions = inst.problem.actions().points();
             let f = super::FactoredSigma2::new(&v, Some(inst.kernel.as_ref()), actions).unwrap();
-            let (l_x, l_c) = inst.kernel.lengthscales();
-            let other = crate::JointKernel::new(family, l_x, l_c, 1, context_dim).unwrap();
-            assert!(super::FactoredSigma2::new(&v, Some(&other), actions).is_none());
+            assert!(super::FactoredSigma2::new(&v, Some(other.as_ref()), actions).is_none());
             let bits = |u: ndarray::Array1<f64>| u.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             for c in inst.problem.contexts().sample(20, &mut rng).rows() {
                 let w = inst.problem.joint_all(c);
