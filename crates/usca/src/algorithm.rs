@@ -132,9 +132,7 @@ impl Usca {
         )?;
         let estimator = UscaEstimator::fit(variance, data)?;
         let factored = joint
-            .filter(|j| {
-                std::ptr::addr_eq(Arc::as_ptr(estimator.variance().kernel()), Arc::as_ptr(j))
-            })
+            .filter(|j| j.is(estimator.variance().kernel()))
             .map(|j| FactoredMu::new(Arc::clone(j), problem.actions().points(), &estimator));
         Ok(Self {
             problem: problem.clone(),

@@ -104,9 +104,7 @@ impl<'a> FactoredSigma2<'a> {
         joint: Option<&'a JointKernel>,
         actions: ArrayView2<'_, f64>,
     ) -> Option<Self> {
-        let joint = joint.filter(|j| {
-            std::ptr::addr_eq(Arc::as_ptr(variance.kernel()), std::ptr::from_ref(*j))
-        })?;
+        let joint = joint.filter(|j| j.is(variance.kernel()))?;
         let p = joint.product();
         let (k_x, a) = (p.action_kernel(), p.action_dim());
         let (z_x, z_c) = variance.approximating_set().split_at(Axis(1), a);

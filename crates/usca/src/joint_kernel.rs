@@ -6,6 +6,8 @@
 //! construction, and the rule refuses any other kernel (it checks that the estimator's kernel is
 //! this very object).
 
+use std::sync::Arc;
+
 use kernel::{Kernel, KernelError, Matern, MaternNu, Product, SquaredExponential};
 use ndarray::{ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -84,6 +86,13 @@ impl JointKernel {
     /// The product kernel.
     pub fn product(&self) -> &Product {
         &self.product
+    }
+
+    /// Whether `kernel` is this very object (the same allocation, not an equal kernel): the
+    /// condition under which the certified rule and the factored evaluations may use this
+    /// kernel's structure for an estimator built on `kernel`.
+    pub(crate) fn is(&self, kernel: &Arc<dyn Kernel>) -> bool {
+        std::ptr::addr_eq(Arc::as_ptr(kernel), std::ptr::from_ref(self))
     }
 }
 

@@ -139,10 +139,7 @@ pub fn sensitivity<R: Rng + ?Sized>(
                 value: f64::NAN,
                 requirement: "must be given: a JointKernel (SE or Matern-5/2 factors)",
             })?;
-            if !std::ptr::addr_eq(
-                std::sync::Arc::as_ptr(variance.kernel()),
-                std::sync::Arc::as_ptr(joint),
-            ) {
+            if !joint.is(variance.kernel()) {
                 return Err(InputError::Unsatisfied {
                     what: "kernel for the certified sensitivity",
                     value: f64::NAN,
