@@ -91,25 +91,3 @@ pub fn papers() -> impl Iterator<Item = &'static dyn PaperExperiments> {
 pub fn no_fixtures() -> Result<Vec<Entry>, CheckError> {
     Ok(Vec::new())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_unique_and_carry_their_area_prefix() {
-        let mut seen = std::collections::HashSet::new();
-        for area in AREAS {
-            for c in (area.checks)() {
-                assert!(
-                    c.id.starts_with(area.prefix),
-                    "{} is listed in area {}",
-                    c.id,
-                    area.prefix
-                );
-                assert!(seen.insert(c.id), "duplicate id {}", c.id);
-            }
-        }
-        assert!(!seen.is_empty());
-    }
-}
