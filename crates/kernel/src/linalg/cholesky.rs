@@ -134,17 +134,25 @@ impl Cholesky {
             }));
         }
         ensure_finite("Cholesky rank-one update: vector", v.iter())?;
-        let mut v = v.to_owned();
+        let mut v = v.to_vec();
         for k in 0..n {
-            let lkk = self.l[(k, k)];
-            let r = lkk.hypot(v[k]);
+            // Column k of L, contiguous (an owned faer matrix is column-major): the same
+            // arithmetic as indexing L(i, k), without a bounds check per entry.
+            let col = self
+                .l
+                .col_mut(k)
+                .try_as_col_major_mut()
+                .expect("an owned faer matrix has contiguous columns")
+                .as_slice_mut();
+            let (lkk, vk) = (col[k], v[k]);
+            let r = lkk.hypot(vk);
             let c = r / lkk;
-            let s = v[k] / lkk;
-            self.l[(k, k)] = r;
-            for i in k + 1..n {
-                let lik = (self.l[(i, k)] + s * v[i]) / c;
-                self.l[(i, k)] = lik;
-                v[i] = c * v[i] - s * lik;
+            let s = vk / lkk;
+            col[k] = r;
+            for (lik, vi) in col[k + 1..].iter_mut().zip(&mut v[k + 1..]) {
+                let updated = (*lik + s * *vi) / c;
+                *lik = updated;
+                *vi = c * *vi - s * updated;
             }
         }
         Ok(())
