@@ -6,6 +6,7 @@ pub mod fixtures;
 pub mod outcome;
 pub mod plot;
 pub mod report;
+pub mod report_html;
 pub mod scaling;
 pub mod stats;
 

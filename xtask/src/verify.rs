@@ -99,6 +99,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", json_path.display()))?;
     std::fs::write(&md_path, report.to_markdown())
         .with_context(|| format!("writing {}", md_path.display()))?;
+    let html_path = out_dir.join("report.html");
+    std::fs::write(
+        &html_path,
+        verification::report_html::to_html(&report, &out_dir),
+    )
+    .with_context(|| format!("writing {}", html_path.display()))?;
 
     print_table(&report);
     println!(
@@ -112,7 +118,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.family_wise_false_alarm_bound
     );
     println!(
-        "report: {}\n        {}",
+        "report: {} (one page with the plots, filterable by area and verdict)\n        {}\n        {}",
+        html_path.display(),
         json_path.display(),
         md_path.display()
     );
