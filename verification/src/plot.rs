@@ -9,7 +9,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::audit::AuditResult;
+use crate::audit::{AuditResult, CertifiedEvent};
 use crate::scaling::ScalingResult;
 
 /// File-name suffix of trade-off plots (the report's captions key on it).
@@ -106,12 +106,38 @@ pub fn tradeoff(path: &Path, title: &str, audit: &AuditResult) -> Result<(), Str
     Ok(())
 }
 
+/// The events an audit certified: the epsilon route's and, when run, the Gaussian-DP route's.
+fn events(audit: &AuditResult) -> Vec<&CertifiedEvent> {
+    std::iter::once(&audit.eps_event)
+        .chain(audit.mu_event.as_ref())
+        .collect()
+}
+
+/// The series legend of a chart at `position`, in the one style of every plot here.
+fn legend_box<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 11))
+        .draw()
+        .map_err(err)
+}
+
 /// The lower end of the log-log panel: the power of ten at or below the smallest positive rate
 /// drawn (the certified points, the empirical rates and the claim's curve at those rates), kept
 /// within `[1e-8, 1e-2]`.
 pub fn log_floor(audit: &AuditResult) -> f64 {
-    let events = std::iter::once(&audit.eps_event).chain(audit.mu_event.as_ref());
-    let smallest = events
+    let smallest = events(audit)
+        .into_iter()
         .flat_map(|e| {
             [
                 e.fpr,
@@ -170,9 +196,7 @@ where
         s.label("empirical trade-off of the statistic (held-out outputs)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLUE.stroke_width(1)));
     }
-    let events: Vec<_> = std::iter::once(&audit.eps_event)
-        .chain(audit.mu_event.as_ref())
-        .collect();
+    let events = events(audit);
     // The confidence box of each event: from its empirical rates to their Clopper-Pearson upper
     // bounds (the certified point is the box's upper-right corner).
     let s = chart
@@ -210,14 +234,7 @@ where
     if legend {
         s.label("certified point (below the red curve: a violation)")
             .legend(|(x, y)| Circle::new((x + 9, y), 4, BLACK.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(err)?;
+        legend_box(chart, SeriesLabelPosition::UpperRight)?;
     }
     Ok(())
 }
@@ -331,14 +348,7 @@ pub fn scaling(path: &Path, title: &str, result: &ScalingResult) -> Result<(), S
         .map_err(err)?
         .label(format!("theory: exponent {a} (through the first mean)"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], GREEN.stroke_width(1)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 11))
-        .draw()
-        .map_err(err)?;
+    legend_box(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present().map_err(err)?;
     Ok(())
 }
