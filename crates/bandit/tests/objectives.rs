@@ -230,6 +230,26 @@ fn rkhs_synthetic_is_normalised_and_built_on_the_grid() {
     ));
 }
 
+/// `GpSample::dp_fts_de` factors its Gram matrix once per process: the second call's copy and
+/// a sampler built from scratch with the same settings draw the same path bit for bit.
+#[test]
+fn gp_sample_preset_is_cached_without_changing_a_draw() {
+    let first = GpSample::dp_fts_de().unwrap();
+    let second = GpSample::dp_fts_de().unwrap();
+    let fresh = GpSample::new(
+        bandit::domain::BoxDomain::unit(1)
+            .unwrap()
+            .grid(&[1000])
+            .unwrap(),
+        &kernel::SquaredExponential::isotropic(0.03).unwrap(),
+        1e-8,
+    )
+    .unwrap();
+    let draw = |s: &GpSample| s.sample_raw(&mut ChaCha20Rng::seed_from_u64(17)).to_vec();
+    assert_eq!(draw(&first), draw(&fresh));
+    assert_eq!(draw(&second), draw(&fresh));
+}
+
 #[test]
 fn gp_sample_agents_follow_dp_fts_de_appendix_b1() {
     let sampler = GpSample::dp_fts_de().unwrap();

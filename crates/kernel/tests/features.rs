@@ -143,6 +143,44 @@ fn qff_errors() {
     ));
 }
 
+/// The map is `phi_I(x) = sqrt(w_I) (cos <omega_I, x>, sin <omega_I, x>)` with the phase summed
+/// by ndarray's `dot`: every bit of the fast path (contiguous rows, fewer than 8 dimensions) and
+/// of the general path (strided input and output, 8 or more dimensions) equals that formula.
+#[test]
+fn qff_map_is_bit_identical_to_its_definition() {
+    for (d, mbar) in [(1, 7), (2, 5), (3, 3), (7, 2), (8, 2), (9, 2)] {
+        let k = SquaredExponential::new(1.7, Lengthscales::Isotropic(0.3)).unwrap();
+        let q = QuadratureFourierFeatures::new(&k, d, mbar).unwrap();
+        let g = q.frequencies().nrows();
+        let scales: Vec<f64> = {
+            // sqrt(w_I) from the feature of x = 0: cos 0 = 1.
+            let zero = Array1::<f64>::zeros(d);
+            q.map(zero.view()).unwrap().iter().take(g).copied().collect()
+        };
+        let x = uniform_points(20, d, 90 + d as u64) * 4.0 - 2.0;
+        let definition = |row: ndarray::ArrayView1<'_, f64>| -> Array1<f64> {
+            let mut out = Array1::zeros(2 * g);
+            for (i, w) in q.frequencies().rows().into_iter().enumerate() {
+                let (sin, cos) = w.dot(&row).sin_cos();
+                out[i] = scales[i] * cos;
+                out[g + i] = scales[i] * sin;
+            }
+            out
+        };
+        let batch = q.map_batch(x.view()).unwrap();
+        // A strided input (a column of the transpose) and a strided output.
+        let xt = x.t().to_owned();
+        let mut strided = Array2::<f64>::zeros((2 * g, 20));
+        for (i, row) in x.rows().into_iter().enumerate() {
+            let want = definition(row);
+            assert_eq!(q.map(row).unwrap().to_vec(), want.to_vec(), "d = {d}, row {i}");
+            assert_eq!(batch.row(i).to_vec(), want.to_vec(), "d = {d}, batch row {i}");
+            q.map_into_unchecked(xt.column(i), strided.column_mut(i));
+            assert_eq!(strided.column(i).to_vec(), want.to_vec(), "d = {d}, strided {i}");
+        }
+    }
+}
+
 /// Hoeffding: each term of phi(x)^T phi(y) = (2 s^2 / m) sum_i cos(.) cos(.) lies in
 /// [-2 s^2, 2 s^2] with mean k(x, y), so P(|phi^T phi - k| > 2 s^2 sqrt(2 ln(2/delta) / m)) <=
 /// delta. With delta = 1e-8 per pair and 5 pairs, the false-failure probability is <= 5e-8.

@@ -158,17 +158,53 @@ impl FeatureMap for QuadratureFourierFeatures {
 
     fn map_into_unchecked(&self, x: ArrayView1<'_, f64>, mut out: ArrayViewMut1<'_, f64>) {
         let g = self.scales.len();
-        for (i, (w, &s)) in self
-            .omegas
-            .rows()
-            .into_iter()
-            .zip(self.scales.iter())
-            .enumerate()
-        {
-            let a = w.dot(&x);
-            let (sin, cos) = a.sin_cos();
-            out[i] = s * cos;
-            out[g + i] = s * sin;
+        let d = self.lengthscales.len();
+        // `omegas` is built in standard layout (`new`), so its rows are contiguous slices. Below
+        // 8 terms the phase `<omega_I, x>` is summed left to right from +0.0, which is exactly
+        // what ndarray's `dot` computes for fewer than 8 terms (one unrolled block needs 8), so
+        // the fast path changes no bit; longer rows use `dot` itself.
+        let (Some(omegas), Some(out_slice)) = (self.omegas.as_slice(), out.as_slice_mut()) else {
+            for (i, (w, &s)) in self.omegas.rows().into_iter().zip(&self.scales).enumerate() {
+                let (sin, cos) = w.dot(&x).sin_cos();
+                out[i] = s * cos;
+                out[g + i] = s * sin;
+            }
+            return;
+        };
+        let (cos_out, sin_out) = out_slice.split_at_mut(g);
+        if d < 8 {
+            let mut xs = [0.0; 8];
+            for (xj, &v) in xs.iter_mut().zip(x.iter()) {
+                *xj = v;
+            }
+            let xs = &xs[..d];
+            for (((w, &s), c), sn) in omegas
+                .chunks_exact(d)
+                .zip(&self.scales)
+                .zip(cos_out.iter_mut())
+                .zip(sin_out.iter_mut())
+            {
+                let mut a = 0.0;
+                for (&wj, &xj) in w.iter().zip(xs) {
+                    a += wj * xj;
+                }
+                let (sin, cos) = a.sin_cos();
+                *c = s * cos;
+                *sn = s * sin;
+            }
+        } else {
+            for (((w, &s), c), sn) in self
+                .omegas
+                .rows()
+                .into_iter()
+                .zip(&self.scales)
+                .zip(cos_out.iter_mut())
+                .zip(sin_out.iter_mut())
+            {
+                let (sin, cos) = w.dot(&x).sin_cos();
+                *c = s * cos;
+                *sn = s * sin;
+            }
         }
     }
 }
