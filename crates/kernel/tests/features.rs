@@ -155,7 +155,12 @@ fn qff_map_is_bit_identical_to_its_definition() {
         let scales: Vec<f64> = {
             // sqrt(w_I) from the feature of x = 0: cos 0 = 1.
             let zero = Array1::<f64>::zeros(d);
-            q.map(zero.view()).unwrap().iter().take(g).copied().collect()
+            q.map(zero.view())
+                .unwrap()
+                .iter()
+                .take(g)
+                .copied()
+                .collect()
         };
         let x = uniform_points(20, d, 90 + d as u64) * 4.0 - 2.0;
         let definition = |row: ndarray::ArrayView1<'_, f64>| -> Array1<f64> {
@@ -173,10 +178,22 @@ fn qff_map_is_bit_identical_to_its_definition() {
         let mut strided = Array2::<f64>::zeros((2 * g, 20));
         for (i, row) in x.rows().into_iter().enumerate() {
             let want = definition(row);
-            assert_eq!(q.map(row).unwrap().to_vec(), want.to_vec(), "d = {d}, row {i}");
-            assert_eq!(batch.row(i).to_vec(), want.to_vec(), "d = {d}, batch row {i}");
+            assert_eq!(
+                q.map(row).unwrap().to_vec(),
+                want.to_vec(),
+                "d = {d}, row {i}"
+            );
+            assert_eq!(
+                batch.row(i).to_vec(),
+                want.to_vec(),
+                "d = {d}, batch row {i}"
+            );
             q.map_into_unchecked(xt.column(i), strided.column_mut(i));
-            assert_eq!(strided.column(i).to_vec(), want.to_vec(), "d = {d}, strided {i}");
+            assert_eq!(
+                strided.column(i).to_vec(),
+                want.to_vec(),
+                "d = {d}, strided {i}"
+            );
         }
     }
 }
