@@ -27,9 +27,13 @@ pub fn dyadic(x: f64) -> Option<(BigUint, BigUint)> {
     if exponent >= 0 {
         Some((m << (exponent as usize), BigUint::one()))
     } else {
-        let d = BigUint::one() << ((-exponent) as usize);
-        let g = m.gcd(&d);
-        Some((m / &g, d / g))
+        // Lowest terms: the gcd of `m` and `2^-e` is `2^k` with `k` the smaller of `m`'s
+        // trailing zero bits and `-e` (`m > 0` here), so no arbitrary-precision gcd is needed.
+        let k = i64::from(mantissa.trailing_zeros()).min(-exponent);
+        Some((
+            BigUint::from(mantissa >> k),
+            BigUint::one() << ((-exponent - k) as usize),
+        ))
     }
 }
 
@@ -279,6 +283,28 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    proptest::proptest! {
+        /// `dyadic` is the rational in lowest terms: `n / d` with `gcd(n, d) = 1`, `d` a power of
+        /// two, and `n = x d` exactly (checked against the definition with a big-integer gcd),
+        /// for normal and subnormal doubles alike.
+        #[test]
+        fn dyadic_is_in_lowest_terms(bits in 1u64..0x7ff0_0000_0000_0000) {
+            let x = f64::from_bits(bits);
+            let (n, d) = dyadic(x).unwrap();
+            let (mantissa, exponent) = mantissa_exponent(x);
+            let (want_n, want_d) = if exponent >= 0 {
+                (BigUint::from(mantissa) << (exponent as usize), BigUint::one())
+            } else {
+                let m = BigUint::from(mantissa);
+                let d = BigUint::one() << ((-exponent) as usize);
+                let g = m.gcd(&d);
+                (m / &g, d / g)
+            };
+            proptest::prop_assert_eq!(n, want_n);
+            proptest::prop_assert_eq!(d, want_d);
+        }
+    }
 
     #[test]
     fn dyadic_is_exact() {
