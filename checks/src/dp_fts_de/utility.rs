@@ -18,7 +18,7 @@
 //! schedules do not depend on `T`; `de-beats-ts` re-checks this on pair 0).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bandit::seed::seed_key;
 use dp_fts_de::{DpFtsDeParams, FederatedProblem, FederationRecord, beta_schedule, run_federation};
@@ -86,26 +86,39 @@ fn problem(ctx: &Context, k: usize) -> Result<FederatedProblem, CheckError> {
     Ok(FederatedProblem::synthetic(AGENTS, &mut rng)?)
 }
 
-/// Both statistics of `params` on problem `k` (run `k` of the shared run seed), cached for the
-/// process (the checks and their controls share arms; the numbers are the same either way).
+/// Both statistics of `params` on problem `k` (run `k` of the shared run seed), computed once
+/// per process: the checks and their controls share arms, and a check that asks for an arm
+/// another check is computing waits for that result instead of computing it again (with
+/// `--jobs 2`, `privacy-tradeoff` and `tradeoff-swapped` run side by side on the same arms).
+/// The numbers are the same either way. Called only from check threads, never from inside a
+/// rayon job (a rayon worker waiting here could be the one computing the arm further up its
+/// own stack).
 fn arm(ctx: &Context, params: &DpFtsDeParams, k: usize) -> Result<[f64; 2], CheckError> {
-    static CACHE: OnceLock<Mutex<HashMap<String, [f64; 2]>>> = OnceLock::new();
+    type Cell = Arc<OnceLock<Result<[f64; 2], String>>>;
+    static CACHE: OnceLock<Mutex<HashMap<String, Cell>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = format!("{}/{k}/{params:?}", ctx.seed);
-    if let Some(v) = cache.lock().ok().and_then(|c| c.get(&key).copied()) {
-        return Ok(v);
-    }
-    let p = problem(ctx, k)?;
-    let beta = beta_schedule(&p, params)?;
-    let r = run_federation(&p, params, beta, ctx.seed_for("dp-fts-de/utility/runs"), k)?;
-    let v = [
-        Statistic::SimpleRegretArea.of(&r, params.n_init),
-        Statistic::MeanRegret.of(&r, params.n_init),
-    ];
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, v);
-    }
-    Ok(v)
+    let cell = Arc::clone(
+        cache
+            .lock()
+            .map_err(|_| CheckError::msg("the arm cache lock is poisoned"))?
+            .entry(key)
+            .or_default(),
+    );
+    cell.get_or_init(|| {
+        let run = || -> Result<[f64; 2], CheckError> {
+            let p = problem(ctx, k)?;
+            let beta = beta_schedule(&p, params)?;
+            let r = run_federation(&p, params, beta, ctx.seed_for("dp-fts-de/utility/runs"), k)?;
+            Ok([
+                Statistic::SimpleRegretArea.of(&r, params.n_init),
+                Statistic::MeanRegret.of(&r, params.n_init),
+            ])
+        };
+        run().map_err(|e| e.to_string())
+    })
+    .clone()
+    .map_err(CheckError::msg)
 }
 
 /// The synthetic preset stopped at `T = 10`.
