@@ -13,7 +13,7 @@ pub struct Args {
     /// Run only the checks whose id starts with this prefix (e.g. `kernel/` or `audit/laplace`).
     #[arg(long)]
     only: Option<String>,
-    /// Default budgets: the whole run within about 10 minutes on 2 cores.
+    /// Default budgets: the checks take about 6 minutes on 2 cores (11 with the first build).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// Larger budgets: tighter statistics, longer horizons.
