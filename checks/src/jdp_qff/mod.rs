@@ -55,6 +55,18 @@ pub fn checks() -> Vec<Check> {
             "jdp-qff/control/shift-every-entry",
             spectrum::control_shift_every_entry,
         ),
+        Check::new(
+            "jdp-qff/spectrum/local-paper",
+            spectrum::spectrum_local_paper,
+        ),
+        Check::new(
+            "jdp-qff/spectrum/local-derived",
+            spectrum::spectrum_local_derived,
+        ),
+        Check::new(
+            "jdp-qff/control/lemma6-printed-kappa",
+            spectrum::control_lemma6_printed_kappa,
+        ),
         Check::new("jdp-qff/scaling/jdp", scaling::scaling_jdp),
         Check::new("jdp-qff/scaling/local", scaling::scaling_local),
         Check::new(

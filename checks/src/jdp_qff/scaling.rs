@@ -30,7 +30,7 @@
 //! # Verdict
 //! The corollaries are upper bounds, and Remark 7 conjectures Corollary 3's `T^{3/4}` is tight
 //! for local JDP, so a one-sided test "the interval's upper end is at most the exponent" cannot
-//! pass when the regret grows at the predicted rate (measured: local JDP's slope is 0.75). The
+//! pass when the regret grows at the predicted rate (measured: local JDP's slope is 0.77). The
 //! checks therefore FAIL when the interval's lower end exceeds the corollary's exponent (the
 //! regret certainly grows faster than the bound allows), PASS when it does not and the upper end
 //! is below 1 (certified sublinear), and are INCONCLUSIVE otherwise. The strict one-sided verdict

@@ -1,19 +1,25 @@
-//! The spectrum of the noise the server sees (Definition 3, Lemma 3): over short seeded runs of
-//! the real privatizer, every `H_t = Sigma~_t - Sigma_t` must have its eigenvalues in
-//! `[lambda_min, lambda_max]` and every `h_t = u~_t - u_t` norm at most `h_norm`; and the
-//! positive control that shifts every entry instead of the diagonal (post-processing, not a
-//! privacy violation: the spectrum is what it breaks).
+//! The spectrum of the noise the server sees (Definition 3; Lemma 3 for Algorithm 2, Lemma 6
+//! for Algorithm 3): over short seeded runs of the real privatizer or clients, every
+//! `H_t = Sigma~_t - Sigma_t` must have its eigenvalues in `[lambda_min, lambda_max]` and every
+//! `h_t = u~_t - u_t` norm at most `h_norm`. Two positive controls: the shift added to every
+//! entry instead of the diagonal (post-processing, not a privacy violation: the spectrum is what
+//! it breaks), and Lemma 6's `kappa` as printed (erratum 9), held against the same client runs
+//! as the local check.
 
 use std::sync::Arc;
 
 use crate::shared::ALPHA;
-use jdp_qff::{JdpCalibration, JdpPrivatizer, Spectrum, SpectrumRule};
+use bandit::seed::mix;
+use jdp_qff::{
+    JdpCalibration, JdpPrivatizer, LocalCalibration, LocalClient, Spectrum, SpectrumRule,
+};
 use kernel::FeatureMap;
 use kernel::linalg::symmetric_eigen;
 use ndarray::{Array1, Array2};
 use privacy::accountant::zcdp::ZcdpConversion;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 use verification::CheckKind;
 use verification::{CheckResult, Context, Outcome, verdict};
 
@@ -81,30 +87,101 @@ fn spectrum_runs(
                 h.mapv_inplace(|v| v + s);
                 h.diag_mut().mapv_inplace(|v| v - s);
             }
-            let eig = symmetric_eigen("H_t", h.view())?;
-            let (lo, hi) = (eig.values[0], eig.values[m - 1]);
-            let hn = (release.u() - &u).mapv(|v| v * v).sum().sqrt();
-            out.min_eig = out.min_eig.min(lo);
-            out.max_eig = out.max_eig.max(hi);
-            out.max_h = out.max_h.max(hn);
-            out.rounds += 1;
-            if lo < spectrum.lambda_min || hi > spectrum.lambda_max || hn > spectrum.h_norm {
-                out.rounds_outside += 1;
-            }
+            out.record(&h, &(release.u() - &u))?;
         }
     }
     Ok(out)
 }
 
-fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult {
-    let r = spectrum_runs(ctx, rule, every_entry)?;
-    let s = &r.spectrum;
-    let inside = r.rounds_outside == 0;
-    let rule_name = match rule {
-        SpectrumRule::Paper => "the paper's Lemma 3 constants",
-        SpectrumRule::Derived => "the derived (matrix Gaussian series) constants",
+impl SpectrumRun {
+    /// Record one round's `H_t` and `h_t`.
+    fn record(
+        &mut self,
+        h: &Array2<f64>,
+        h_vec: &Array1<f64>,
+    ) -> Result<(), verification::CheckError> {
+        let eig = symmetric_eigen("H_t", h.view())?;
+        let (lo, hi) = (eig.values[0], eig.values[self.m - 1]);
+        let hn = h_vec.mapv(|v| v * v).sum().sqrt();
+        self.min_eig = self.min_eig.min(lo);
+        self.max_eig = self.max_eig.max(hi);
+        self.max_h = self.max_h.max(hn);
+        self.rounds += 1;
+        let s = &self.spectrum;
+        if lo < s.lambda_min || hi > s.lambda_max || hn > s.h_norm {
+            self.rounds_outside += 1;
+        }
+        Ok(())
+    }
+}
+
+/// `alpha` of the local runs: large enough that `sigma_X < 1` (0.165 here), the regime of
+/// erratum 9 and of the local scaling check (`alpha = 100` too).
+const LOCAL_ALPHA: f64 = 100.0;
+
+/// `runs` runs of `T` rounds of real [`LocalClient`] messages (hardened sampler,
+/// `alpha = LOCAL_ALPHA`, `beta = 0.1`, `B_y = 1`, the features and data of [`spectrum_runs`]),
+/// summed as the server sums them (`Sigma~_t = shift I + sum of messages`), under Lemma 6's
+/// spectrum (`rule`) at `zeta = ALPHA / runs`. The runs draw from the named seed
+/// `jdp-qff/spectrum/local`, so the check and its control see the same noise. `printed`: hold
+/// the runs against Lemma 6's `kappa` as printed ([`Spectrum::lemma6_printed_kappa`]) instead.
+fn local_runs(
+    ctx: &Context,
+    rule: SpectrumRule,
+    printed: bool,
+) -> Result<SpectrumRun, verification::CheckError> {
+    let runs = ctx.mode.pick(3, 6);
+    let horizon: u64 = ctx.mode.pick(64, 256);
+    let features = Arc::new(jdp_qff::features::nqff(2, 1.0, 3)?);
+    let m = features.dim();
+    let zeta = ALPHA / runs as f64;
+    let cal = LocalCalibration::new(LOCAL_ALPHA, 0.1, 1.0, ZcdpConversion::Classic)?;
+    let mut spectrum = Spectrum::local(&cal, m, horizon, zeta, rule)?;
+    if printed {
+        spectrum.h_norm =
+            Spectrum::lemma6_printed_kappa(&cal, m, horizon, zeta)? * spectrum.lambda_min.sqrt();
+    }
+    let client = LocalClient::new(Arc::clone(&features), cal)?;
+    let mut out = SpectrumRun {
+        spectrum,
+        min_eig: f64::INFINITY,
+        max_eig: f64::NEG_INFINITY,
+        max_h: 0.0,
+        rounds_outside: 0,
+        rounds: 0,
+        runs,
+        horizon,
+        m,
+        zeta,
     };
-    let measured = format!(
+    for run in 0..runs {
+        let mut rng = ChaCha20Rng::seed_from_u64(mix(
+            ctx.seed_for("jdp-qff/spectrum/local") ^ mix(run as u64)
+        ));
+        let mut sigma = Array2::<f64>::zeros((m, m));
+        let mut u = Array1::<f64>::zeros(m);
+        let mut sigma_tilde = Array2::<f64>::eye(m) * spectrum.shift;
+        let mut u_tilde = Array1::<f64>::zeros(m);
+        for _ in 0..horizon {
+            let x = Array1::from_shape_fn(2, |_| 4.0 * rng.random::<f64>() - 2.0);
+            let y = if rng.random::<f64>() < 0.5 { 0.0 } else { 1.0 };
+            let message = client.perturb(x.view(), y, &mut rng)?;
+            sigma_tilde += message.sigma_increment();
+            u_tilde += message.u_increment();
+            let phi = features.map(x.view())?;
+            let col = phi.view().insert_axis(ndarray::Axis(1));
+            sigma += &col.dot(&col.t());
+            u.scaled_add(y, &phi);
+            out.record(&(&sigma_tilde - &sigma), &(&u_tilde - &u))?;
+        }
+    }
+    Ok(out)
+}
+
+/// The measured text of a run set.
+fn measured(r: &SpectrumRun) -> String {
+    let s = &r.spectrum;
+    format!(
         "eigenvalues of H_t in [{:.3}, {:.3}] against [lambda_min, lambda_max] = [{:.3}, {:.3}] (shift {:.3}); max ||h_t|| = {:.3} against h_norm = {:.3}; {} of {} rounds outside ({} runs of T = {}, m = {}, zeta = {:e})",
         r.min_eig,
         r.max_eig,
@@ -119,7 +196,35 @@ fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult 
         r.horizon,
         r.m,
         r.zeta
-    );
+    )
+}
+
+/// The values every spectrum outcome carries.
+fn with_values(o: Outcome, r: &SpectrumRun) -> Outcome {
+    let s = &r.spectrum;
+    o.value("lambda_min", s.lambda_min)
+        .value("lambda_max", s.lambda_max)
+        .value("shift", s.shift)
+        .value("h_norm", s.h_norm)
+        .value("kappa", s.kappa())
+        .value("min_eigenvalue", r.min_eig)
+        .value("max_eigenvalue", r.max_eig)
+        .value("max_h_norm", r.max_h)
+        .value("rounds_outside", r.rounds_outside)
+        .value("rounds", r.rounds)
+}
+
+fn rule_name(rule: SpectrumRule, lemma: &str) -> String {
+    match rule {
+        SpectrumRule::Paper => format!("the paper's {lemma} constants"),
+        SpectrumRule::Derived => "the derived (matrix Gaussian series) constants".to_string(),
+    }
+}
+
+fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult {
+    let r = spectrum_runs(ctx, rule, every_entry)?;
+    let inside = r.rounds_outside == 0;
+    let rule_name = rule_name(rule, "Lemma 3");
     let (kind, subject, claim, v) = if every_entry {
         (
             CheckKind::PositiveControl,
@@ -141,21 +246,71 @@ fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult 
             verdict(inside),
         )
     };
-    let mut o = Outcome::new(kind, subject, claim, measured, v)
-        .value("lambda_min", s.lambda_min)
-        .value("lambda_max", s.lambda_max)
-        .value("shift", s.shift)
-        .value("h_norm", s.h_norm)
-        .value("kappa", s.kappa())
-        .value("min_eigenvalue", r.min_eig)
-        .value("max_eigenvalue", r.max_eig)
-        .value("max_h_norm", r.max_h)
-        .value("rounds_outside", r.rounds_outside)
-        .value("rounds", r.rounds);
+    let measured = measured(&r);
+    let mut o = with_values(Outcome::new(kind, subject, claim, measured, v), &r);
     if !every_entry {
         o = o.false_alarm(ALPHA);
     }
     Ok(o)
+}
+
+/// The local check (`printed = false`) or its control (Lemma 6's printed `kappa`).
+fn local_outcome(ctx: &Context, rule: SpectrumRule, printed: bool) -> CheckResult {
+    let r = local_runs(ctx, rule, printed)?;
+    let inside = r.rounds_outside == 0;
+    let rule_name = rule_name(rule, "Lemma 6");
+    if printed {
+        // The control passes by mistake only if no round of any run exceeds the printed
+        // h_norm, in particular not round T: ||h_T||^2 / (T sigma_u^2) is chi-square with m
+        // degrees of freedom (up to the discrete Gaussian's variance deficit, exp(-2 pi^2
+        // (sigma / w)^2) relative, nil at this grid), so that has probability at most
+        // F_m(h_norm^2 / (T sigma_u^2)) per run.
+        let cal = LocalCalibration::new(LOCAL_ALPHA, 0.1, 1.0, ZcdpConversion::Classic)?;
+        let q = r.spectrum.h_norm.powi(2) / (r.horizon as f64 * cal.sigma_u().powi(2));
+        let per_run = ChiSquared::new(r.m as f64)
+            .map_err(|e| verification::CheckError::msg(e.to_string()))?
+            .cdf(q);
+        let false_pass = per_run.powi(i32::try_from(r.runs).unwrap_or(i32::MAX));
+        let o = Outcome::new(
+            CheckKind::PositiveControl,
+            format!(
+                "Algorithm 3's summed client messages (alpha = {LOCAL_ALPHA}, sigma_X = {:.3} < 1) held against Lemma 6's kappa as printed, sigma_u sqrt(m T / Lambda) (h_norm = kappa sqrt(lambda_min) = sigma_u sqrt(m T sigma_X))",
+                cal.sigma_x()
+            ),
+            format!(
+                "the local spectrum check catches the printed kappa (some ||h_t|| above it); a false pass has probability <= {false_pass:.1e} (P(chi2_{} <= {q:.2})^{} at round T alone)",
+                r.m, r.runs
+            ),
+            measured(&r),
+            verdict(!inside),
+        );
+        return Ok(with_values(o, &r).value("false_pass_bound", false_pass));
+    }
+    let o = Outcome::new(
+        CheckKind::Property,
+        format!(
+            "the summed messages of jdp_qff::LocalClient (Algorithm 3, alpha = {LOCAL_ALPHA}), spectrum of {rule_name}"
+        ),
+        format!(
+            "over every round of {} seeded runs, lambda_min <= eig(H_t) <= lambda_max and ||h_t|| <= h_norm (Lemma 6 at zeta = ALPHA / runs: holds for all runs with probability >= 1 - {ALPHA:e})",
+            r.runs
+        ),
+        measured(&r),
+        verdict(inside),
+    );
+    Ok(with_values(o, &r).false_alarm(ALPHA))
+}
+
+pub(super) fn spectrum_local_paper(ctx: &Context) -> CheckResult {
+    local_outcome(ctx, SpectrumRule::Paper, false)
+}
+
+pub(super) fn spectrum_local_derived(ctx: &Context) -> CheckResult {
+    local_outcome(ctx, SpectrumRule::Derived, false)
+}
+
+pub(super) fn control_lemma6_printed_kappa(ctx: &Context) -> CheckResult {
+    local_outcome(ctx, SpectrumRule::Paper, true)
 }
 
 pub(super) fn spectrum_paper(ctx: &Context) -> CheckResult {

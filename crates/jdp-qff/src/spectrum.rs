@@ -21,10 +21,14 @@ use crate::error::JdpQffError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpectrumRule {
-    /// The paper's constants as stated: Lemma 3 (JDP) `Upsilon = sigma sqrt(2n) (4 sqrt(m) +
-    /// 2 ln(2T/zeta))`, `kappa = sigma sqrt(n / Upsilon) (sqrt(m) + sqrt(2 ln(2T/zeta)))`;
-    /// Lemma 6 (local) `Upsilon = sigma_X sqrt(T) (4 sqrt(m) + 2 ln(2T/zeta))`,
-    /// `kappa = sigma_u sqrt(m T / Upsilon)`. `n = 1 + ceil(log2 T)`.
+    /// The paper's constants: Lemma 3 (JDP) as stated, `Upsilon = sigma sqrt(2n) (4 sqrt(m) +
+    /// 2 ln(2T/zeta))`, `kappa = sigma sqrt(n / Upsilon) (sqrt(m) + sqrt(2 ln(2T/zeta)))`
+    /// (`n = 1 + ceil(log2 T)`); Lemma 6 (local) with its `Upsilon = sigma_X sqrt(T) (4 sqrt(m) +
+    /// 2 ln(2T/zeta))` and a repaired `kappa`: `h_norm = sigma_u sqrt(T) (sqrt(m) +
+    /// sqrt(2 ln(2T/zeta)))`, the norm bound of a sum of `t <= T` sub-Gaussian client noises at
+    /// the lemma's `(zeta / 2T)` per round, instead of the statement's `kappa = sigma_u
+    /// sqrt(m T / Lambda)`, which is not a bound when `sigma_X < 1` ([`Spectrum::lemma6_printed_kappa`],
+    /// erratum 9 of the crate docs).
     #[default]
     Paper,
     /// Derived here: the matrix Gaussian series bound (Tropp 2015, Thm 4.1.1;
@@ -113,14 +117,17 @@ impl Spectrum {
         match rule {
             SpectrumRule::Paper => {
                 let (sx, mf, zeta) = checked(calibration.sigma_x(), m, zeta)?;
+                let su = positive("noise standard deviation", calibration.sigma_u())?;
                 let tf = t as f64;
-                let lambda = tf.sqrt() * (4.0 * mf.sqrt() + 2.0 * (2.0 * tf / zeta).ln());
-                let upsilon = sx * lambda;
-                // kappa = sigma_u sqrt(m T / Lambda) = h_norm / sqrt(sigma_x Lambda) with
-                // h_norm = sigma_u sqrt(m T sigma_x).
+                let l = (2.0 * tf / zeta).ln();
+                let upsilon = sx * tf.sqrt() * (4.0 * mf.sqrt() + 2.0 * l);
+                // h_t is a sum of t <= T independent client noises, each with i.i.d.
+                // sigma_u-sub-Gaussian coordinates (the exact discrete Gaussian is), so
+                // ||h_t|| <= sigma_u sqrt(t) (sqrt(m) + sqrt(2 ln(1/delta))) with probability
+                // >= 1 - delta (Hsu, Kakade & Zhang 2012, Thm 1); delta = zeta / 2T per round.
                 Ok(Self::shifted(
                     upsilon,
-                    calibration.sigma_u() * (mf * tf * sx).sqrt(),
+                    su * tf.sqrt() * (mf.sqrt() + (2.0 * l).sqrt()),
                 ))
             }
             SpectrumRule::Derived => derived(
@@ -132,6 +139,25 @@ impl Spectrum {
                 zeta,
             ),
         }
+    }
+
+    /// Lemma 6's `kappa` as printed, `sigma_u sqrt(m T / Lambda)` with `Lambda = sqrt(T)
+    /// (4 sqrt(m) + 2 ln(2T/zeta))` and `lambda_min = sigma_X Lambda`: the `kappa = h_norm /
+    /// sqrt(lambda_min)` of an `h_norm = sigma_u sqrt(m T sigma_X)`, below the typical
+    /// `||h_T|| ~ sigma_u sqrt(m T)` whenever `sigma_X < 1` (the paper's proof sketch bounds
+    /// `||h_t|| <= sigma_u sqrt(m T)` and then divides by `sqrt(Lambda)` instead of
+    /// `sqrt(sigma_X Lambda)`). Reported for comparison and used by the control that shows the
+    /// local spectrum check rejects it; never used by the algorithm.
+    pub fn lemma6_printed_kappa(
+        calibration: &LocalCalibration,
+        m: usize,
+        horizon: u64,
+        zeta: f64,
+    ) -> Result<f64, JdpQffError> {
+        let t = at_least_one("horizon T", horizon)? as f64;
+        let (_, mf, zeta) = checked(calibration.sigma_x(), m, zeta)?;
+        let lambda = t.sqrt() * (4.0 * mf.sqrt() + 2.0 * (2.0 * t / zeta).ln());
+        Ok(calibration.sigma_u() * (mf * t / lambda).sqrt())
     }
 
     fn shifted(upsilon: f64, h_norm: f64) -> Self {
