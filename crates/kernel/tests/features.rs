@@ -194,6 +194,14 @@ fn qff_map_is_bit_identical_to_its_definition() {
                 want.to_vec(),
                 "d = {d}, strided {i}"
             );
+            // A strided input into a contiguous output (the fast path reads x element-wise).
+            let mut contiguous = Array1::<f64>::zeros(2 * g);
+            q.map_into_unchecked(xt.column(i), contiguous.view_mut());
+            assert_eq!(
+                contiguous.to_vec(),
+                want.to_vec(),
+                "d = {d}, strided input {i}"
+            );
         }
     }
 }

@@ -23,9 +23,11 @@ pub fn dyadic(x: f64) -> Option<(BigUint, BigUint)> {
         return Some((BigUint::zero(), BigUint::one()));
     }
     let (mantissa, exponent) = mantissa_exponent(x);
-    let m = BigUint::from(mantissa);
     if exponent >= 0 {
-        Some((m << (exponent as usize), BigUint::one()))
+        Some((
+            BigUint::from(mantissa) << (exponent as usize),
+            BigUint::one(),
+        ))
     } else {
         // Lowest terms: the gcd of `m` and `2^-e` is `2^k` with `k` the smaller of `m`'s
         // trailing zero bits and `-e` (`m > 0` here), so no arbitrary-precision gcd is needed.

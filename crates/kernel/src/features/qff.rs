@@ -159,6 +159,7 @@ impl FeatureMap for QuadratureFourierFeatures {
     fn map_into_unchecked(&self, x: ArrayView1<'_, f64>, mut out: ArrayViewMut1<'_, f64>) {
         let g = self.scales.len();
         let d = self.lengthscales.len();
+        debug_assert_eq!(x.len(), d, "QFF input of the wrong dimension");
         // `omegas` is built in standard layout (`new`), so its rows are contiguous slices. Below
         // 8 terms the phase `<omega_I, x>` is summed left to right from +0.0, which is exactly
         // what ndarray's `dot` computes for fewer than 8 terms (one unrolled block needs 8), so
