@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::common::{
     AUDIT_ALPHA, AUDIT_BETA, OUT_OF_RANGE_REWARD, REWARD_BOUND, audit_features, calibration,
-    flatten_rows, flatten_view, scalar_feature_stream,
+    flatten_rows, flatten_view, packed_calibration_at, packed_difference, scalar_feature_stream,
 };
 use crate::shared::{ALPHA, Expect, MIN_TIGHTNESS, audit_outcome};
 use jdp_qff::{
@@ -17,8 +17,8 @@ use kernel::FeatureMap;
 use ndarray::{Array1, arr1};
 use privacy::Mechanism;
 use privacy::accountant::zcdp::ZcdpConversion;
-use privacy::mechanisms::OuterProductGaussian;
 use privacy::mechanisms::matrix::Neighbouring;
+use privacy::mechanisms::{OuterProductGaussian, SensitivityBound, packed_worst_pair};
 use rand_chacha::ChaCha20Rng;
 use verification::CheckKind;
 use verification::audit::{AuditConfig, FisherDiscriminant, Known, Mapped, audit, audit_mechanism};
@@ -73,6 +73,64 @@ pub(super) fn tree_node(ctx: &Context) -> CheckResult {
         .value("rho_star", cal.rho())
         .value("levels", cal.levels())
         .value("mu_pair", mu_pair))
+}
+
+/// One tree node of Algorithm 2 calibrated with the exact packed sensitivity
+/// ([`SensitivityBound::PackedExact`]: `Delta = sqrt(4.5) = 2.121` at `B_y = 1` against the
+/// Frobenius bound's `2 sqrt 2 = 2.828`), `T = 1024`, audited on the pair that attains it
+/// ([`packed_worst_pair`]: `m = 2`, `phi = (cos th, sin th)` with `y = 1` against
+/// `(sin th, cos th)` with `y = -1`, `sin 2th = 1/2`). The pair's `mu` equals the claim's
+/// `sqrt(2 rho)` up to the grid factor, so a tightness near 1 shows the tightened sensitivity
+/// is attained; a sensitivity below it would be flagged (its control:
+/// `jdp-qff/control/packed-sensitivity-x0.8`).
+pub(super) fn tree_node_packed(ctx: &Context) -> CheckResult {
+    let horizon = 1024;
+    let cal = packed_calibration_at(AUDIT_ALPHA, horizon, REWARD_BOUND)?;
+    let frobenius = calibration(horizon)?;
+    let m =
+        OuterProductGaussian::with_noise(2, 1.0, REWARD_BOUND, Neighbouring::Replace, cal.sigma())?
+            .with_bound(SensitivityBound::PackedExact)?;
+    let (x, xp) = packed_worst_pair(1.0, REWARD_BOUND)?;
+    let diff = packed_difference(&x, &xp, REWARD_BOUND)?;
+    let pair_distance = diff.dot(&diff).sqrt();
+    let mu_pair = pair_distance / cal.sigma();
+    let llr = Known::new(
+        "exact Gaussian LLR ordering (the output's projection on u(x) - u(x'))",
+        move |o: &Array1<f64>| o.dot(&diff),
+    );
+    let n = ctx.mode.pick(150_000, 1_000_000);
+    let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
+        .train(n / 4)
+        .delta(1e-5)
+        .gaussian(Some(mu_pair));
+    let r = audit_mechanism(&m, &x, &xp, &llr, &cfg)?;
+    let mut o = audit_outcome(
+        ctx,
+        CheckKind::Audit,
+        format!(
+            "one tree node of Algorithm 2 with the exact packed sensitivity (alpha = {AUDIT_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, L = {}, B_y = {REWARD_BOUND}, m = 2) on the pair that attains it: {}",
+            cal.levels(),
+            m.claim().subject
+        ),
+        &r,
+        Expect::holds(Some(MIN_TIGHTNESS)),
+    );
+    let mu_claim = (2.0 * m.rho()).sqrt();
+    o.measured.push_str(&format!(
+        "; packed sensitivity {:.4} (Frobenius bound {:.4}), the pair's distance {pair_distance:.4}; node sigma {:.4} (Frobenius {:.4}, ratio {:.4}); the pair's mu {mu_pair:.4} against the claim's sqrt(2 rho) = {mu_claim:.4} (ratio {:.6})",
+        cal.sensitivity(),
+        frobenius.sensitivity(),
+        cal.sigma(),
+        frobenius.sigma(),
+        cal.sigma() / frobenius.sigma(),
+        mu_pair / mu_claim
+    ));
+    Ok(o.value("node_sigma", cal.sigma())
+        .value("frobenius_node_sigma", frobenius.sigma())
+        .value("sensitivity", cal.sensitivity())
+        .value("pair_distance", pair_distance)
+        .value("mu_pair", mu_pair)
+        .value("mu_claim", mu_claim))
 }
 
 /// The whole released stream of the tree of Algorithm 2 ([`jdp_qff::JdpCalibration::tree`],

@@ -7,6 +7,7 @@ use jdp_qff::{JdpCalibration, PrivatizedStatistics};
 use kernel::QuadratureFourierFeatures;
 use ndarray::{Array1, Array2};
 use privacy::accountant::zcdp::ZcdpConversion;
+use privacy::mechanisms::SensitivityBound;
 use privacy::mechanisms::matrix::{clipped_outer_product, pack_upper};
 use verification::CheckError;
 
@@ -44,6 +45,39 @@ pub(super) fn calibration_at(alpha: f64, horizon: u64) -> Result<JdpCalibration,
         REWARD_BOUND,
         ZcdpConversion::Classic,
     )?)
+}
+
+/// The calibration of Algorithm 2 at `alpha` (`beta` = [`AUDIT_BETA`]) over `T` rounds with
+/// rewards clipped to `reward_bound` and the exact packed sensitivity
+/// ([`SensitivityBound::PackedExact`]).
+pub(super) fn packed_calibration_at(
+    alpha: f64,
+    horizon: u64,
+    reward_bound: f64,
+) -> Result<JdpCalibration, CheckError> {
+    Ok(JdpCalibration::new(
+        alpha,
+        AUDIT_BETA,
+        horizon,
+        reward_bound,
+        ZcdpConversion::Classic,
+    )?
+    .with_bound(SensitivityBound::PackedExact)?)
+}
+
+/// The packed distance `u(v v^T) - u(w w^T)` of two clipped inputs `(phi, y)`: the direction
+/// of the Gaussian shift between their releases, whose dot product with an output is the exact
+/// log-likelihood-ratio ordering.
+pub(super) fn packed_difference(
+    x: &(Array1<f64>, f64),
+    xp: &(Array1<f64>, f64),
+    reward_bound: f64,
+) -> Result<Array1<f64>, CheckError> {
+    let u = |(phi, y): &(Array1<f64>, f64)| -> Result<Array1<f64>, CheckError> {
+        let item = clipped_outer_product(phi.view(), *y, 1.0, reward_bound)?;
+        Ok(pack_upper(item.view())?)
+    };
+    Ok(u(x)? - u(xp)?)
 }
 
 /// NQFF of the SE kernel (lengthscale 1) in `d = 1` with `mbar = 2`: `m = 4` features of unit

@@ -3,13 +3,13 @@
 //! flagged (a certified point below the claim's trade-off curve) for the check to pass.
 
 use super::common::{
-    AUDIT_BETA, CONTROL_ALPHA, OUT_OF_RANGE_REWARD, REWARD_BOUND, calibration_at, flatten_rows,
-    packed_item, scalar_feature_stream,
+    AUDIT_ALPHA, AUDIT_BETA, CONTROL_ALPHA, OUT_OF_RANGE_REWARD, REWARD_BOUND, calibration_at,
+    flatten_rows, packed_calibration_at, packed_difference, packed_item, scalar_feature_stream,
 };
 use crate::shared::{ALPHA, Expect, audit_outcome};
 use ndarray::{Array1, Array2, arr1};
-use privacy::mechanisms::OuterProductGaussian;
 use privacy::mechanisms::matrix::{Neighbouring, pack_upper, packed_len};
+use privacy::mechanisms::{OuterProductGaussian, SensitivityBound, packed_worst_pair};
 use privacy::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use privacy::{Mechanism, PrivacyError};
 use rand_chacha::ChaCha20Rng;
@@ -157,3 +157,75 @@ pub(super) fn unclipped_reward(ctx: &Context) -> CheckResult {
     ));
     Ok(o)
 }
+
+/// The rewards' clipping bound of Table 1 (`B_y = 1.5`), where the exact packed sensitivity
+/// (3.052) is furthest below the Frobenius bound (4.596).
+const TABLE1_REWARD_BOUND: f64 = 1.5;
+
+/// An over-tight calibration: one tree node whose noise is calibrated for 0.8 times the exact
+/// packed sensitivity (sigma 0.8 times the real node sigma, `alpha = 10`, `T = 1024`,
+/// `B_y = 1.5`), claiming the real node's rho, on the pair that attains the sensitivity
+/// ([`packed_worst_pair`]: `phi = e1`, `y = 1.5` against `phi = e2`, `y = 0`). The pair's `mu`
+/// is 1.25 times the claim's `sqrt(2 rho)`: the auditor must flag it, which shows the audit of
+/// the tightened calibration (`jdp-qff/audit/tree-node-packed`) could fail.
+pub(super) fn packed_sensitivity_understated(ctx: &Context) -> CheckResult {
+    let horizon = 1024;
+    let cal = packed_calibration_at(AUDIT_ALPHA, horizon, TABLE1_REWARD_BOUND)?;
+    let real = OuterProductGaussian::with_noise(
+        2,
+        1.0,
+        TABLE1_REWARD_BOUND,
+        Neighbouring::Replace,
+        cal.sigma(),
+    )?
+    .with_bound(SensitivityBound::PackedExact)?;
+    let broken = OuterProductGaussian::with_noise(
+        2,
+        1.0,
+        TABLE1_REWARD_BOUND,
+        Neighbouring::Replace,
+        UNDERSTATED * cal.sigma(),
+    )?
+    .with_bound(SensitivityBound::PackedExact)?;
+    let claim = real.claim();
+    let (x, xp) = packed_worst_pair(1.0, TABLE1_REWARD_BOUND)?;
+    let diff = packed_difference(&x, &xp, TABLE1_REWARD_BOUND)?;
+    let mu_pair = diff.dot(&diff).sqrt() / broken.sigma();
+    let stat = Known::new(
+        "exact Gaussian LLR ordering (the output's projection on u(x) - u(x'))",
+        move |o: &Array1<f64>| o.dot(&diff),
+    );
+    let n = ctx.mode.pick(100_000, 400_000);
+    let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
+        .train(n / 4)
+        .delta(1e-5)
+        .gaussian(Some(mu_pair));
+    let r = audit(
+        |i: &(Array1<f64>, f64), rng: &mut ChaCha20Rng| broken.release(i, rng),
+        &x,
+        &xp,
+        &claim,
+        &stat,
+        &cfg,
+    )?;
+    let mut o = audit_outcome(
+        ctx,
+        CheckKind::PositiveControl,
+        format!(
+            "one tree node (alpha = {AUDIT_ALPHA}, beta = {AUDIT_BETA}, T = {horizon}, B_y = {TABLE1_REWARD_BOUND}, m = 2) with its noise calibrated for {UNDERSTATED} times the exact packed sensitivity (sigma {:.4} instead of {:.4}), claiming {}",
+            broken.sigma(),
+            cal.sigma(),
+            claim.subject
+        ),
+        &r,
+        Expect::Flagged,
+    );
+    o.measured.push_str(&format!(
+        "; the pair's mu {mu_pair:.4} against the claim's sqrt(2 rho) = {:.4}",
+        (2.0 * real.rho()).sqrt()
+    ));
+    Ok(o.value("mu_pair", mu_pair))
+}
+
+/// The factor by which the over-tight control understates the sensitivity.
+const UNDERSTATED: f64 = 0.8;

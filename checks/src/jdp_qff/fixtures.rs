@@ -11,6 +11,7 @@ use jdp_qff::{
 use kernel::FeatureMap;
 use ndarray::{Array1, Array2, arr1, arr2};
 use privacy::accountant::zcdp::ZcdpConversion;
+use privacy::mechanisms::SensitivityBound;
 use privacy::mechanisms::matrix::{clipped_outer_product, pack_upper, packed_len};
 use privacy::mechanisms::tree::{StreamShape, TreeAggregation, prefix_nodes};
 use rand::SeedableRng;
@@ -90,6 +91,9 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
     let mut outs = Vec::new();
     for (alpha, beta, t, m, b) in cases {
         let c = JdpCalibration::new(alpha, beta, t, b, ZcdpConversion::Classic)?;
+        let packed = c.clone().with_bound(SensitivityBound::PackedExact)?;
+        let packed_cks = JdpCalibration::new(alpha, beta, t, b, ZcdpConversion::Cks)?
+            .with_bound(SensitivityBound::PackedExact)?;
         let l = LocalCalibration::new(alpha, beta, b, ZcdpConversion::Classic)?;
         let (vx, vu) = paper_lemma5_variances(alpha, beta, b, m)?;
         ins.push(json!({"alpha": alpha, "beta": beta, "T": t, "m": m, "B_y": b}));
@@ -98,6 +102,10 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
             "sensitivity": number(c.sensitivity()),
             "rho_star": number(c.rho()),
             "sigma": number(c.sigma()),
+            "packed_sensitivity": number(packed.sensitivity()),
+            "packed_sigma": number(packed.sigma()),
+            "packed_cks_rho_star": number(packed_cks.rho()),
+            "packed_cks_sigma": number(packed_cks.sigma()),
             "paper_lemma2_sigma": number(paper_lemma2_sigma(alpha, beta, t, b, rho_noise)?),
             "local_sigma_x": number(l.sigma_x()),
             "local_sigma_u": number(l.sigma_u()),
@@ -107,7 +115,7 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
     }
     Ok(super::AREA.fixture(
         "calibration",
-        "Noise calibrations of Algorithms 2 and 3, derived through zCDP (docs/jdp-qff.md), with the paper's values beside them. rho_star = the largest rho whose classic conversion rho + 2 sqrt(rho ln(1/beta)) is <= alpha (Bun & Steinke 2016, Prop. 1.3). Tree (JDP): L = floor(log2 T) + 1 levels, Delta = sqrt(2) (1 + B_y^2) (replace-one, packed outer product of [phi; y] with |phi| <= 1, |y| <= B_y), sigma = (1 + 2^-20) Delta sqrt(L / (2 rho_star)) (the hardened sampler's grid factor). Local JDP: sigma_x = (1 + 2^-20) sqrt(2) / sqrt(rho_star), sigma_u = (1 + 2^-20) 2 B_y / sqrt(rho_star). Paper, as printed, for comparison only: Lemma 2's 16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2 with n = 1 + ceil(log2 T), B = B_y and the reward-noise rho = 1/2; Lemma 5's sqrt(8 ln(5/(2 beta))) / alpha and sqrt(8 (B^2 + 2 ln(8 m / beta)) ln(5/beta)) / alpha (its undefined delta read as beta). m enters only Lemma 5.",
+        "Noise calibrations of Algorithms 2 and 3, derived through zCDP (docs/jdp-qff.md), with the paper's values beside them. rho_star = the largest rho whose classic conversion rho + 2 sqrt(rho ln(1/beta)) is <= alpha (Bun & Steinke 2016, Prop. 1.3). Tree (JDP): L = floor(log2 T) + 1 levels, Delta = sqrt(2) (1 + B_y^2) (replace-one, packed outer product of [phi; y] with |phi| <= 1, |y| <= B_y), sigma = (1 + 2^-20) Delta sqrt(L / (2 rho_star)) (the hardened sampler's grid factor). The tightened calibrations: packed_sensitivity = the exact supremum of the packed distance (replace-one, privacy::mechanisms::packed_sensitivity): sqrt(2 + 2 B_y^2 + B_y^4 / 2) for B_y^2 <= 2, else sqrt(2 + B_y^2 + B_y^4); packed_sigma = the same formula with it; packed_cks_rho_star = the largest rho whose Canonne-Kamath-Steinke conversion (2020, Corollary 13) is <= (alpha, beta), packed_cks_sigma = (1 + 2^-20) packed_sensitivity sqrt(L / (2 packed_cks_rho_star)). Local JDP: sigma_x = (1 + 2^-20) sqrt(2) / sqrt(rho_star), sigma_u = (1 + 2^-20) 2 B_y / sqrt(rho_star). Paper, as printed, for comparison only: Lemma 2's 16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2 with n = 1 + ceil(log2 T), B = B_y and the reward-noise rho = 1/2; Lemma 5's sqrt(8 ln(5/(2 beta))) / alpha and sqrt(8 (B^2 + 2 ln(8 m / beta)) ln(5/beta)) / alpha (its undefined delta read as beta). m enters only Lemma 5.",
         json!({"conversion": "classic", "reward_noise_rho": rho_noise, "cases": ins}),
         json!({"cases": outs}),
         tolerances([
@@ -126,6 +134,14 @@ fn calibration_fixture() -> Result<Entry, CheckError> {
             (
                 "cases.sensitivity",
                 Tolerance::closed_form("L2 sensitivity (packed-statistic units)", 1.0),
+            ),
+            (
+                "cases.packed_sensitivity",
+                Tolerance::closed_form("L2 sensitivity (packed-statistic units)", 1.0),
+            ),
+            (
+                "cases.packed_cks_rho_star",
+                Tolerance::closed_form("zCDP rho (nats)", 1.0),
             ),
         ]),
     ))

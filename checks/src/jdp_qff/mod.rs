@@ -37,6 +37,7 @@ pub const AREA: Area = Area {
 pub fn checks() -> Vec<Check> {
     vec![
         Check::new("jdp-qff/audit/tree-node", audits::tree_node),
+        Check::new("jdp-qff/audit/tree-node-packed", audits::tree_node_packed),
         Check::new("jdp-qff/audit/prefix-sums", audits::prefix_sums),
         Check::new("jdp-qff/audit/pipeline", audits::pipeline),
         Check::new("jdp-qff/audit/local-client", audits::local_client),
@@ -48,6 +49,10 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "jdp-qff/control/unclipped-reward",
             controls::unclipped_reward,
+        ),
+        Check::new(
+            "jdp-qff/control/packed-sensitivity-x0.8",
+            controls::packed_sensitivity_understated,
         ),
         Check::new("jdp-qff/spectrum/jdp-paper", spectrum::spectrum_paper),
         Check::new("jdp-qff/spectrum/jdp-derived", spectrum::spectrum_derived),

@@ -4,7 +4,8 @@
 
 use privacy::Sampler;
 use privacy::accountant::zcdp::{ZcdpConversion, rho_for_target};
-use privacy::mechanisms::matrix::{Neighbouring, outer_product_sensitivity};
+use privacy::mechanisms::SensitivityBound;
+use privacy::mechanisms::matrix::Neighbouring;
 use privacy::mechanisms::tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};
 use serde::Serialize;
 use validation::{at_least_one, open_unit, positive};
@@ -27,7 +28,11 @@ pub fn check_target(alpha: f64, beta: f64) -> Result<(), JdpQffError> {
 ///    neighbouring streams differ in one user's `(x_t, y_t)`, so in one item `v v^T` replaced by
 ///    `w w^T`: `||v v^T - w w^T||_F^2 = ||v||^4 + ||w||^4 - 2 (v.w)^2 <= 2 (1 + B_y^2)^2`, and
 ///    the packed upper triangle has no larger norm: `Delta = sqrt(2) (1 + B_y^2)`
-///    ([`outer_product_sensitivity`] with [`Neighbouring::Replace`]).
+///    ([`SensitivityBound::Frobenius`], the default). The exact supremum of the packed
+///    distance ([`SensitivityBound::PackedExact`], [`JdpCalibration::with_bound`]) counts the
+///    last column once: `sqrt(2 + 2B_y^2 + B_y^4/2)` for `B_y^2 <= 2`, else
+///    `sqrt(2 + B_y^2 + B_y^4)` (2.121 against 2.828 at `B_y = 1`, 3.052 against 4.596 at
+///    `B_y = 1.5`; derivation in [`privacy::mechanisms::packed_sensitivity`]).
 /// 2. *One node* is the Gaussian mechanism: `Delta^2 / (2 sigma^2)`-zCDP.
 /// 3. *Composition.* An item enters one node per level, `L = floor(log2 T) + 1 <= 1 +
 ///    ceil(log2 T)` nodes; zCDP adds: `rho = L Delta^2 / (2 sigma^2)` for the whole stream of
@@ -54,7 +59,9 @@ pub struct JdpCalibration {
     conversion: ZcdpConversion,
     /// Tree levels `L = floor(log2 T) + 1`.
     levels: usize,
-    /// `Delta = sqrt(2) (1 + B_y^2)`.
+    /// Which bound on the packed sensitivity.
+    bound: SensitivityBound,
+    /// `Delta`: `sqrt(2) (1 + B_y^2)` under the Frobenius bound.
     sensitivity: f64,
     /// `rho*`, the zCDP budget of the whole stream.
     rho: f64,
@@ -95,7 +102,13 @@ impl JdpCalibration {
         self.levels
     }
 
-    /// `Delta = sqrt(2) (1 + B_y^2)`.
+    /// Which bound on the packed sensitivity.
+    pub fn bound(&self) -> SensitivityBound {
+        self.bound
+    }
+
+    /// `Delta`: `sqrt(2) (1 + B_y^2)` under the Frobenius bound, the exact packed supremum
+    /// under [`SensitivityBound::PackedExact`].
     pub fn sensitivity(&self) -> f64 {
         self.sensitivity
     }
@@ -113,7 +126,7 @@ impl JdpCalibration {
 
 impl JdpCalibration {
     /// The calibration for `(alpha, beta)`-JDP over `T` rounds with rewards clipped to
-    /// `|y| <= reward_bound`.
+    /// `|y| <= reward_bound`, with the Frobenius sensitivity bound.
     pub fn new(
         alpha: f64,
         beta: f64,
@@ -121,10 +134,40 @@ impl JdpCalibration {
         reward_bound: f64,
         conversion: ZcdpConversion,
     ) -> Result<Self, JdpQffError> {
+        Self::build(
+            alpha,
+            beta,
+            horizon,
+            reward_bound,
+            conversion,
+            SensitivityBound::Frobenius,
+        )
+    }
+
+    /// The same target with the sensitivity from `bound` (sigma re-derived).
+    pub fn with_bound(self, bound: SensitivityBound) -> Result<Self, JdpQffError> {
+        Self::build(
+            self.alpha,
+            self.beta,
+            self.horizon,
+            self.reward_bound,
+            self.conversion,
+            bound,
+        )
+    }
+
+    fn build(
+        alpha: f64,
+        beta: f64,
+        horizon: u64,
+        reward_bound: f64,
+        conversion: ZcdpConversion,
+        bound: SensitivityBound,
+    ) -> Result<Self, JdpQffError> {
         check_target(alpha, beta)?;
         at_least_one("horizon T", horizon)?;
         positive("reward bound B_y", reward_bound)?;
-        let sensitivity = outer_product_sensitivity(1.0, reward_bound, Neighbouring::Replace)?;
+        let sensitivity = bound.sensitivity(1.0, reward_bound, Neighbouring::Replace)?;
         let sigma = node_sigma(
             horizon,
             alpha,
@@ -139,6 +182,7 @@ impl JdpCalibration {
             reward_bound,
             conversion,
             levels: tree_levels(horizon)?,
+            bound,
             sensitivity,
             rho: rho_for_target(alpha, beta, conversion)?,
             sigma,

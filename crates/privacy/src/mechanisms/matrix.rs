@@ -10,6 +10,7 @@ use rand::Rng;
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
+use crate::mechanisms::packed_sensitivity::SensitivityBound;
 use crate::mechanisms::zcdp_by_sampler::ZcdpBySampler;
 use crate::params::{NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
@@ -187,8 +188,10 @@ pub enum OuterProductCalibration {
 ///
 /// # Calibration
 /// Clipping enforces `||phi||_2 <= phi_bound` and `|y| <= y_bound` for every input, so the
-/// packed upper triangle has L2 sensitivity `Delta` = [`outer_product_sensitivity`] under the
-/// chosen [`Neighbouring`] relation. The release is the Gaussian mechanism on the
+/// packed upper triangle has L2 sensitivity `Delta` = [`outer_product_sensitivity`] (or, with
+/// [`OuterProductGaussian::with_bound`], the exact
+/// [`crate::mechanisms::packed_outer_product_sensitivity`]) under the chosen [`Neighbouring`]
+/// relation. The release is the Gaussian mechanism on the
 /// `(d+1)(d+2)/2` packed entries, hence `Delta_eff^2 / (2 sigma^2)`-zCDP (Bun & Steinke 2016,
 /// Prop. 1.6), with `Delta_eff = Delta` (textbook) or `(1 + GRID_SLACK) Delta` (hardened: each
 /// packed entry is rounded to the grid of [`crate::sampler::Grid::for_sensitivity`]`(Delta,
@@ -202,6 +205,7 @@ pub struct OuterProductGaussian {
     phi_bound: f64,
     y_bound: f64,
     relation: Neighbouring,
+    bound: SensitivityBound,
     sensitivity: f64,
     calibration: OuterProductCalibration,
     sampler: Sampler,
@@ -229,6 +233,7 @@ impl OuterProductGaussian {
             phi_bound,
             y_bound,
             relation,
+            SensitivityBound::Frobenius,
             OuterProductCalibration::Zcdp { rho },
         )
     }
@@ -248,8 +253,25 @@ impl OuterProductGaussian {
             phi_bound,
             y_bound,
             relation,
+            SensitivityBound::Frobenius,
             OuterProductCalibration::Sigma { sigma },
         )
+    }
+
+    /// The same release with its sensitivity from `bound` (the default is
+    /// [`SensitivityBound::Frobenius`]): a `rho` calibration re-solves `sigma`, a `sigma`
+    /// calibration re-computes the `rho` it claims.
+    pub fn with_bound(self, bound: SensitivityBound) -> Result<Self, PrivacyError> {
+        let sampler = self.sampler;
+        Ok(Self::build(
+            self.feature_dim,
+            self.phi_bound,
+            self.y_bound,
+            self.relation,
+            bound,
+            self.calibration,
+        )?
+        .with_sampler(sampler))
     }
 
     fn build(
@@ -257,11 +279,12 @@ impl OuterProductGaussian {
         phi_bound: f64,
         y_bound: f64,
         relation: Neighbouring,
+        bound: SensitivityBound,
         calibration: OuterProductCalibration,
     ) -> Result<Self, PrivacyError> {
         at_least_one("feature dimension", feature_dim)?;
         checked_packed_len(feature_dim.saturating_add(1))?;
-        let sensitivity = outer_product_sensitivity(phi_bound, y_bound, relation)?;
+        let sensitivity = bound.sensitivity(phi_bound, y_bound, relation)?;
         let zcdp = match calibration {
             OuterProductCalibration::Zcdp { rho } => ZcdpBySampler::stated(rho),
             OuterProductCalibration::Sigma { sigma } => {
@@ -273,6 +296,7 @@ impl OuterProductGaussian {
             phi_bound,
             y_bound,
             relation,
+            bound,
             sensitivity,
             calibration,
             sampler: Sampler::Hardened,
@@ -319,7 +343,13 @@ impl OuterProductGaussian {
         packed_len(self.feature_dim + 1)
     }
 
-    /// The L2 sensitivity of the packed statistic ([`outer_product_sensitivity`]).
+    /// Which sensitivity bound the calibration uses.
+    pub fn bound(&self) -> SensitivityBound {
+        self.bound
+    }
+
+    /// The L2 sensitivity of the packed statistic under [`Self::bound`]
+    /// ([`outer_product_sensitivity`] or [`crate::mechanisms::packed_outer_product_sensitivity`]).
     pub fn sensitivity(&self) -> f64 {
         self.sensitivity
     }
@@ -348,9 +378,13 @@ impl OuterProductGaussian {
             Neighbouring::AddRemove => "added or removed",
             Neighbouring::Replace => "replaced by another",
         };
+        let bound = match self.bound {
+            SensitivityBound::Frobenius => String::new(),
+            b => format!(", bound={}", b.name()),
+        };
         PrivacyClaim::new(
             format!(
-                "outer_product_gaussian(d={}, phi_bound={}, y_bound={}, l2_sensitivity={}, sigma={}, sampler={})",
+                "outer_product_gaussian(d={}, phi_bound={}, y_bound={}, l2_sensitivity={}{bound}, sigma={}, sampler={})",
                 self.feature_dim,
                 self.phi_bound,
                 self.y_bound,
