@@ -5,7 +5,8 @@
 //! - `compare`: compare another implementation's fixture outputs with ours, field by field.
 //! - `audit`: audit another implementation's mechanism from its outputs.
 //! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant, or
-//!   (`--target-eps`) the smallest noise multiplier reaching a target epsilon.
+//!   (`--target-eps`) the smallest noise multiplier reaching a target epsilon; `accountant
+//!   jdp-qff`: the privacy a node sigma of Dubey's tree implies, or the sigma for a target.
 //! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
 //! - `bench`: run the criterion benchmarks and the whole-process timings.
 //!
@@ -58,7 +59,8 @@ enum Command {
     /// Run benchmarks: criterion benches of a crate and a paper's whole-process timings.
     Bench(bench::Args),
     /// Epsilon of the Poisson-subsampled Gaussian under the rdp-paper, rdp and pld accountants,
-    /// or with --target-eps the smallest noise multiplier reaching a target epsilon.
+    /// or with --target-eps the smallest noise multiplier reaching a target epsilon;
+    /// `accountant jdp-qff`: the privacy of a node sigma of Dubey's tree, or the sigma for a target.
     Accountant(accountant::Args),
     /// Audit another implementation's mechanism from its outputs under two neighbouring inputs
     /// (files or a command), against a claimed eps/delta, mu or rho.

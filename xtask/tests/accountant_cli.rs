@@ -110,3 +110,96 @@ fn accountants_without_a_replace_one_bound_are_refused() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// `accountant jdp-qff`: the node sigma printed for a target implies the target back, per
+/// route and bound (the review's values at T = 1e4, B_y = 1.5, alpha = 1: classic 40.55, CKS
+/// 23.48, exact GDP 18.67 under the Frobenius bound), and the exact packed bound asks for less.
+#[test]
+fn jdp_qff_sigma_for_a_target_implies_the_target() {
+    let setting = [
+        "--beta",
+        "0.1",
+        "--horizon",
+        "10000",
+        "--reward-bound",
+        "1.5",
+    ];
+    let out = run(&[&["jdp-qff", "--alpha", "1", "--json"][..], &setting[..]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = v["results"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    let (frob, packed) = (&rows[0], &rows[1]);
+    assert_eq!(frob["bound"], "frobenius");
+    assert_eq!(packed["bound"], "packed-exact");
+    for (key, quoted) in [
+        ("zcdp_classic", 40.55),
+        ("zcdp_cks", 23.48),
+        ("gdp_textbook", 18.67),
+    ] {
+        let s = frob[key].as_f64().unwrap();
+        assert!((s - quoted).abs() < 0.01, "{key}: {s}");
+        assert!(packed[key].as_f64().unwrap() < s);
+    }
+    for (row, bound) in [(frob, "frobenius"), (packed, "packed-exact")] {
+        for (key, alpha_key) in [
+            ("zcdp_classic", "alpha_zcdp_classic"),
+            ("zcdp_cks", "alpha_zcdp_cks"),
+            ("gdp_textbook", "alpha_gdp"),
+        ] {
+            let sigma = row[key].as_f64().unwrap().to_string();
+            let out = run(&[
+                &["jdp-qff", "--sigma", &sigma, "--bound", bound, "--json"][..],
+                &setting[..],
+            ]
+            .concat());
+            assert_eq!(out.status.code(), Some(0));
+            let w: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let alpha = w["results"][0][alpha_key].as_f64().unwrap();
+            assert!((alpha - 1.0).abs() < 1e-6, "{bound} {key}: alpha {alpha}");
+        }
+    }
+}
+
+/// Bad input to `accountant jdp-qff` is refused with exit status 1 and a message naming it; an
+/// unknown bound is a usage error (status 2), and so is no option at all (the help).
+#[test]
+fn jdp_qff_bad_input_is_refused() {
+    let setting = ["--beta", "0.1", "--horizon", "100", "--reward-bound", "1"];
+    for sigma in ["0", "-1", "NaN", "inf"] {
+        let arg = format!("--sigma={sigma}");
+        let out = run(&[&["jdp-qff", arg.as_str()][..], &setting[..]].concat());
+        assert_eq!(out.status.code(), Some(1), "sigma {sigma}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("sigma"), "sigma {sigma}: {err}");
+    }
+    let out = run(&[
+        "jdp-qff",
+        "--sigma",
+        "1",
+        "--beta",
+        "1",
+        "--horizon",
+        "100",
+        "--reward-bound",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("beta"));
+    let out = run(&[
+        &["jdp-qff", "--sigma", "1", "--bound", "spectral"][..],
+        &setting[..],
+    ]
+    .concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("spectral"));
+    // No options: the help, which names the subcommand, as a usage error.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("jdp-qff"));
+}

@@ -4,6 +4,7 @@ pub mod calibration;
 pub mod error;
 pub mod experiments;
 pub mod features;
+pub mod implied;
 pub mod local;
 pub mod params;
 pub mod privatizer;
@@ -14,6 +15,7 @@ pub mod width;
 
 pub use calibration::{JdpCalibration, LocalCalibration};
 pub use error::{InputError, JdpQffError};
+pub use implied::{ImpliedPrivacy, SigmaByRoute};
 pub use local::LocalClient;
 pub use params::{JdpQffParams, jdp, local, non_private};
 pub use privatizer::{ExactStatistics, JdpPrivatizer};

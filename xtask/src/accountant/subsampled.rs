@@ -55,9 +55,9 @@ pub enum Relation {
     ReplaceOne,
 }
 
-/// Options of `accountant`.
+/// Options of `accountant` for the Poisson-subsampled Gaussian.
 #[derive(clap::Args)]
-pub struct Args {
+pub struct SubsampledArgs {
     /// Poisson sampling rate q in (0, 1].
     #[arg(long)]
     q: f64,
@@ -101,7 +101,7 @@ pub struct Args {
 /// The epsilon of one accountant at noise multiplier `z`, and the accountant's description.
 fn epsilon_of(
     w: Which,
-    args: &Args,
+    args: &SubsampledArgs,
     z: f64,
 ) -> Result<(serde_json::Value, &'static str, f64), PrivacyError> {
     let (q, t, d) = (args.q, args.steps, args.delta);
@@ -178,7 +178,7 @@ fn epsilon_of(
 }
 
 /// Under replace-one only the PLD accountant has a bound: refuse the others up front.
-fn check_relation(args: &Args, which: &[Which]) -> anyhow::Result<()> {
+fn check_relation(args: &SubsampledArgs, which: &[Which]) -> anyhow::Result<()> {
     if args.relation == Relation::ReplaceOne
         && let Some(w) = which.iter().find(|w| **w != Which::Pld)
     {
@@ -208,7 +208,7 @@ fn name(w: Which) -> &'static str {
 }
 
 /// `--target-eps`: calibrate z for each accountant.
-fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
+fn calibrate(args: &SubsampledArgs, target: f64) -> anyhow::Result<()> {
     let resolution = args.resolution.unwrap_or(1e-3);
     let which = if !args.accountant.is_empty() {
         args.accountant.clone()
@@ -289,7 +289,7 @@ fn calibrate(args: &Args, target: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: SubsampledArgs) -> anyhow::Result<()> {
     if let Some(target) = args.target_eps {
         return calibrate(&args, target);
     }
