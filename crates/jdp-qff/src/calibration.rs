@@ -32,7 +32,7 @@ pub fn check_target(alpha: f64, beta: f64) -> Result<(), JdpQffError> {
 ///    distance ([`SensitivityBound::PackedExact`], [`JdpCalibration::with_bound`]) counts the
 ///    last column once: `sqrt(2 + 2B_y^2 + B_y^4/2)` for `B_y^2 <= 2`, else
 ///    `sqrt(2 + B_y^2 + B_y^4)` (2.121 against 2.828 at `B_y = 1`, 3.052 against 4.596 at
-///    `B_y = 1.5`; derivation in [`privacy::mechanisms::packed_sensitivity`]).
+///    `B_y = 1.5`; derivation in [`privacy::mechanisms::sensitivity`]).
 /// 2. *One node* is the Gaussian mechanism: `Delta^2 / (2 sigma^2)`-zCDP.
 /// 3. *Composition.* An item enters one node per level, `L = floor(log2 T) + 1 <= 1 +
 ///    ceil(log2 T)` nodes; zCDP adds: `rho = L Delta^2 / (2 sigma^2)` for the whole stream of

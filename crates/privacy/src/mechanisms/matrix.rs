@@ -3,18 +3,19 @@
 //! statistic `v v^T` with `v = [phi; y]`, and the mechanism that releases that statistic
 //! ([`OuterProductGaussian`]).
 
-use crate::claim::NeighbouringRelation;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
 use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
-use crate::mechanisms::packed_sensitivity::SensitivityBound;
+pub use crate::mechanisms::sensitivity::{
+    Neighbouring, SensitivityBound, outer_product_sensitivity,
+};
 use crate::mechanisms::zcdp_by_sampler::ZcdpBySampler;
 use crate::params::{NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
-use validation::{at_least_one, finite, open_unit, positive};
+use validation::{at_least_one, finite, open_unit};
 
 /// The number of entries of the upper triangle (diagonal included) of a `d x d` matrix.
 pub fn packed_len(d: usize) -> usize {
@@ -77,49 +78,6 @@ pub fn unpack_symmetric(
         }
     }
     Ok(m)
-}
-
-/// Neighbouring relation for a sensitivity: the data-level relations of
-/// [`NeighbouringRelation`], the ones a sensitivity can be derived for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Neighbouring {
-    /// One datum added or removed.
-    AddRemove,
-    /// One datum replaced by another.
-    Replace,
-}
-
-impl From<Neighbouring> for NeighbouringRelation {
-    fn from(n: Neighbouring) -> Self {
-        match n {
-            Neighbouring::AddRemove => Self::AddRemove,
-            Neighbouring::Replace => Self::ReplaceOne,
-        }
-    }
-}
-
-/// The L2 sensitivity, measured on the packed upper triangle (equivalently a bound on the
-/// Frobenius norm), of the statistic `v v^T` with `v = [phi; y]`, `||phi||_2 <= phi_bound`,
-/// `|y| <= y_bound`.
-///
-/// # Derivation
-/// Let `c = phi_bound^2 + y_bound^2 >= ||v||^2`. Add/remove: `||v v^T||_F = ||v||^2 <= c`.
-/// Replace: `||v v^T - w w^T||_F^2 = ||v||^4 + ||w||^4 - 2 (v.w)^2 <= 2 c^2`, so `sqrt(2) c`.
-/// The packed upper triangle `u(D)` of a symmetric `D` has `||u(D)||^2 = (||D||_F^2 + sum_i
-/// D_ii^2) / 2 <= ||D||_F^2`, so the same numbers bound the sensitivity of the packed vector.
-pub fn outer_product_sensitivity(
-    phi_bound: f64,
-    y_bound: f64,
-    relation: Neighbouring,
-) -> Result<f64, PrivacyError> {
-    let p = Sensitivity::new(phi_bound)?.get();
-    let y = Sensitivity::new(y_bound)?.get();
-    let c = p * p + y * y;
-    positive("phi_bound^2 + y_bound^2", c)?;
-    Ok(match relation {
-        Neighbouring::AddRemove => c,
-        Neighbouring::Replace => std::f64::consts::SQRT_2 * c,
-    })
 }
 
 /// The outer product `v v^T` of `v = [phi; y]`, after clipping `phi` to L2 norm `phi_bound` and

@@ -7,7 +7,7 @@ pub mod exponential;
 pub mod gaussian;
 pub mod laplace;
 pub mod matrix;
-pub mod packed_sensitivity;
+pub mod sensitivity;
 pub mod subsampled;
 pub mod tree;
 mod zcdp_by_sampler;
@@ -18,12 +18,10 @@ pub use gaussian::{
     gaussian_rho,
 };
 pub use laplace::LaplaceMechanism;
-pub use matrix::{
-    Neighbouring, OuterProductCalibration, OuterProductGaussian, outer_product_sensitivity,
-    symmetric_gaussian_noise,
-};
-pub use packed_sensitivity::{
-    SensitivityBound, packed_outer_product_sensitivity, packed_worst_pair,
+pub use matrix::{OuterProductCalibration, OuterProductGaussian, symmetric_gaussian_noise};
+pub use sensitivity::{
+    Neighbouring, SensitivityBound, outer_product_sensitivity, packed_outer_product_sensitivity,
+    packed_worst_pair,
 };
 pub use subsampled::{AggregateWithSubsample, NoisyAggregate, Participants, SubsampledGaussian};
 pub use tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};
