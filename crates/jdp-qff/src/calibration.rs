@@ -3,7 +3,7 @@
 //! comparison (`docs/jdp-qff.md`, "Derivations" and "Deviations and errata").
 
 use privacy::Sampler;
-use privacy::accountant::zcdp::{ZcdpConversion, rho_for_target};
+use privacy::accountant::zcdp::{ZcdpConversion, rho_for_target, zcdp_to_epsilon};
 use privacy::mechanisms::SensitivityBound;
 use privacy::mechanisms::matrix::Neighbouring;
 use privacy::mechanisms::tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};
@@ -67,6 +67,9 @@ pub struct JdpCalibration {
     rho: f64,
     /// The node noise standard deviation of every packed entry (hardened sampler).
     sigma: f64,
+    /// Whether `sigma` was given ([`JdpCalibration::of_sigma`]) rather than derived from a
+    /// target: then `alpha` is what `sigma` implies at `beta`, not a request.
+    given_sigma: bool,
 }
 
 /// The derived values, read-only: a calibration is made only by its constructors, so its
@@ -122,6 +125,12 @@ impl JdpCalibration {
     pub fn sigma(&self) -> f64 {
         self.sigma
     }
+
+    /// Whether `sigma` was given ([`JdpCalibration::of_sigma`]): then [`Self::alpha`] is the
+    /// privacy it implies, not a target.
+    pub fn given_sigma(&self) -> bool {
+        self.given_sigma
+    }
 }
 
 impl JdpCalibration {
@@ -144,8 +153,59 @@ impl JdpCalibration {
         )
     }
 
-    /// The same target with the sensitivity from `bound` (sigma re-derived).
+    /// A calibration with a given node `sigma` (for example the paper's Lemma 2 as printed,
+    /// [`paper_lemma2_sigma`]): `rho = L Delta_eff^2 / (2 sigma^2)` is the zCDP this noise
+    /// carries (hardened sampler) and [`Self::alpha`] is the `alpha` it implies at `beta` under
+    /// `conversion` (the derivation of [`JdpCalibration`], read backwards).
+    ///
+    /// # Errors
+    /// `sigma` not positive and finite, and the errors of [`JdpCalibration::new`];
+    /// [`privacy::PrivacyError::Unbounded`] when `sigma` is so small that `alpha > 1e6`.
+    pub fn of_sigma(
+        sigma: f64,
+        beta: f64,
+        horizon: u64,
+        reward_bound: f64,
+        conversion: ZcdpConversion,
+        bound: SensitivityBound,
+    ) -> Result<Self, JdpQffError> {
+        positive("node noise sigma", sigma)?;
+        open_unit("beta (privacy failure probability)", beta)?;
+        at_least_one("horizon T", horizon)?;
+        positive("reward bound B_y", reward_bound)?;
+        let sensitivity = bound.sensitivity(1.0, reward_bound, Neighbouring::Replace)?;
+        let levels = tree_levels(horizon)?;
+        let eff = sensitivity * Sampler::Hardened.sensitivity_factor();
+        let rho = levels as f64 * eff * eff / (2.0 * sigma * sigma);
+        let alpha = zcdp_to_epsilon(rho, beta, conversion)?;
+        Ok(Self {
+            alpha,
+            beta,
+            horizon,
+            reward_bound,
+            conversion,
+            levels,
+            bound,
+            sensitivity,
+            rho,
+            sigma,
+            given_sigma: true,
+        })
+    }
+
+    /// The same target with the sensitivity from `bound` (sigma re-derived; a given sigma is
+    /// kept and its implied `alpha` re-computed).
     pub fn with_bound(self, bound: SensitivityBound) -> Result<Self, JdpQffError> {
+        if self.given_sigma {
+            return Self::of_sigma(
+                self.sigma,
+                self.beta,
+                self.horizon,
+                self.reward_bound,
+                self.conversion,
+                bound,
+            );
+        }
         Self::build(
             self.alpha,
             self.beta,
@@ -186,6 +246,7 @@ impl JdpCalibration {
             sensitivity,
             rho: rho_for_target(alpha, beta, conversion)?,
             sigma,
+            given_sigma: false,
         })
     }
 
@@ -193,6 +254,14 @@ impl JdpCalibration {
     /// calibration (hardened sampler).
     pub fn tree(&self, m: usize) -> Result<TreeAggregation, JdpQffError> {
         at_least_one("feature dimension m", m)?;
+        if self.given_sigma {
+            return Ok(TreeAggregation::new(
+                StreamShape::Symmetric(m + 1),
+                self.horizon,
+                self.sensitivity,
+                self.sigma,
+            )?);
+        }
         Ok(TreeAggregation::calibrated(
             StreamShape::Symmetric(m + 1),
             self.horizon,
@@ -371,6 +440,42 @@ impl LocalCalibration {
             sigma_u: f * sensitivity_u / rho.sqrt(),
             sampler,
         })
+    }
+
+    /// A calibration with given noise (for example the paper's Lemma 5 as printed,
+    /// [`paper_lemma5_variances`]): `rho` is the zCDP one message carries,
+    /// `Delta_X,eff^2 / (2 sigma_X^2) + Delta_u,eff^2 / (2 sigma_u^2)` (hardened sampler), and
+    /// [`Self::alpha`] the `alpha` it implies at `beta` under `conversion`.
+    ///
+    /// # Errors
+    /// A sigma not positive and finite, `beta` outside `(0, 1)`, `reward_bound` not positive;
+    /// [`privacy::PrivacyError::Unbounded`] when the noise is so small that `alpha > 1e6`.
+    pub fn of_sigmas(
+        sigma_x: f64,
+        sigma_u: f64,
+        beta: f64,
+        reward_bound: f64,
+        conversion: ZcdpConversion,
+    ) -> Result<Self, JdpQffError> {
+        positive("noise sigma_X", sigma_x)?;
+        positive("noise sigma_u", sigma_u)?;
+        open_unit("beta (privacy failure probability)", beta)?;
+        positive("reward bound B_y", reward_bound)?;
+        let mut c = Self {
+            alpha: f64::NAN,
+            beta,
+            reward_bound,
+            conversion,
+            rho: f64::NAN,
+            sensitivity_x: std::f64::consts::SQRT_2,
+            sensitivity_u: 2.0 * reward_bound,
+            sigma_x,
+            sigma_u,
+            sampler: Sampler::Hardened,
+        };
+        c.rho = c.message_rho();
+        c.alpha = zcdp_to_epsilon(c.rho, beta, conversion)?;
+        Ok(c)
     }
 
     /// The same calibration with another sampler (sigmas unchanged: calibrated for the

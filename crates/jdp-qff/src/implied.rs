@@ -25,15 +25,11 @@
 //!    Bun & Steinke's classic one or the tighter one of Canonne, Kamath & Steinke
 //!    ([`ZcdpConversion`]).
 
-use privacy::Sampler;
 use privacy::accountant::gdp_epsilon;
-use privacy::accountant::zcdp::{ZcdpConversion, zcdp_to_epsilon};
+use privacy::accountant::zcdp::ZcdpConversion;
 use privacy::mechanisms::SensitivityBound;
 use privacy::mechanisms::gaussian::analytic_sigma;
-use privacy::mechanisms::matrix::Neighbouring;
-use privacy::mechanisms::tree::tree_levels;
 use serde::Serialize;
-use validation::{at_least_one, open_unit, positive};
 
 use crate::calibration::JdpCalibration;
 use crate::error::JdpQffError;
@@ -83,16 +79,24 @@ impl ImpliedPrivacy {
         reward_bound: f64,
         bound: SensitivityBound,
     ) -> Result<Self, JdpQffError> {
-        positive("node noise sigma", sigma)?;
-        open_unit("beta (privacy failure probability)", beta)?;
-        at_least_one("horizon T", horizon)?;
-        positive("reward bound B_y", reward_bound)?;
-        let levels = tree_levels(horizon)?;
-        let sensitivity = bound.sensitivity(1.0, reward_bound, Neighbouring::Replace)?;
-        let l = levels as f64;
-        let eff = Sampler::Hardened.sensitivity_factor() * sensitivity;
-        let rho = l * eff * eff / (2.0 * sigma * sigma);
-        let mu = l.sqrt() * sensitivity / sigma;
+        let classic = JdpCalibration::of_sigma(
+            sigma,
+            beta,
+            horizon,
+            reward_bound,
+            ZcdpConversion::Classic,
+            bound,
+        )?;
+        let cks = JdpCalibration::of_sigma(
+            sigma,
+            beta,
+            horizon,
+            reward_bound,
+            ZcdpConversion::Cks,
+            bound,
+        )?;
+        let (levels, sensitivity, rho) = (classic.levels(), classic.sensitivity(), classic.rho());
+        let mu = (levels as f64).sqrt() * sensitivity / sigma;
         Ok(Self {
             sigma,
             beta,
@@ -102,8 +106,8 @@ impl ImpliedPrivacy {
             bound,
             sensitivity,
             rho,
-            alpha_zcdp_classic: zcdp_to_epsilon(rho, beta, ZcdpConversion::Classic)?,
-            alpha_zcdp_cks: zcdp_to_epsilon(rho, beta, ZcdpConversion::Cks)?,
+            alpha_zcdp_classic: classic.alpha(),
+            alpha_zcdp_cks: cks.alpha(),
             mu,
             alpha_gdp: gdp_epsilon(mu, beta)?,
         })

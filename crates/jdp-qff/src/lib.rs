@@ -8,6 +8,7 @@ pub mod implied;
 pub mod local;
 pub mod params;
 pub mod privatizer;
+pub mod profile;
 pub mod server;
 pub mod spectrum;
 pub mod statistics;
@@ -17,8 +18,9 @@ pub use calibration::{JdpCalibration, LocalCalibration};
 pub use error::{InputError, JdpQffError};
 pub use implied::{ImpliedPrivacy, SigmaByRoute};
 pub use local::LocalClient;
-pub use params::{JdpQffParams, jdp, local, non_private};
+pub use params::{JdpQffParams, NoiseRule, jdp, local, non_private};
 pub use privatizer::{ExactStatistics, JdpPrivatizer};
+pub use profile::Profile;
 pub use server::ApproximateGpUcb;
 pub use spectrum::{Spectrum, SpectrumRule};
 pub use statistics::{

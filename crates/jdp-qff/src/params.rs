@@ -6,10 +6,13 @@ use std::sync::Arc;
 use kernel::FeatureMap;
 use privacy::Sampler;
 use privacy::accountant::zcdp::ZcdpConversion;
+use privacy::mechanisms::SensitivityBound;
 use serde::{Deserialize, Serialize};
 use validation::{Valid, Validate, positive};
 
-use crate::calibration::{JdpCalibration, LocalCalibration, check_target};
+use crate::calibration::{
+    JdpCalibration, LocalCalibration, check_target, paper_lemma2_sigma, paper_lemma5_variances,
+};
 use crate::error::JdpQffError;
 use crate::local::LocalClient;
 use crate::privatizer::{ExactStatistics, JdpPrivatizer};
@@ -39,6 +42,28 @@ pub struct JdpQffParams {
     /// for regret experiments, by explicit choice only).
     #[serde(default)]
     pub sampler: Sampler,
+    /// How the noise is set: derived from `(alpha, beta)` (the default) or the paper's lemma as
+    /// printed ([`crate::profile::Profile::PaperAsPrinted`]).
+    #[serde(default)]
+    pub noise: NoiseRule,
+    /// The bound on the packed sensitivity of Algorithm 2's items (Frobenius by default).
+    #[serde(default)]
+    pub sensitivity_bound: SensitivityBound,
+}
+
+/// How the private algorithms set their noise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoiseRule {
+    /// Derived from `(alpha, beta)` ([`JdpCalibration::new`], [`LocalCalibration::new`]).
+    #[default]
+    Derived,
+    /// The paper's lemmas evaluated as printed: Lemma 2's node sigma
+    /// ([`crate::calibration::paper_lemma2_sigma`] with Theorem 1's `B` and `rho`) for
+    /// Algorithm 2, Lemma 5's ([`crate::calibration::paper_lemma5_variances`] with `B`) for
+    /// Algorithm 3. The calibration then reports the `alpha` this noise carries
+    /// ([`JdpCalibration::of_sigma`], [`LocalCalibration::of_sigmas`]).
+    PaperAsPrinted,
 }
 
 impl Validate for JdpQffParams {
@@ -70,6 +95,8 @@ impl JdpQffParams {
             spectrum: SpectrumRule::Paper,
             conversion: ZcdpConversion::Classic,
             sampler: Sampler::Hardened,
+            noise: NoiseRule::Derived,
+            sensitivity_bound: SensitivityBound::Frobenius,
         }
     }
 
@@ -106,13 +133,30 @@ pub fn jdp<F: FeatureMap>(
     params: &JdpQffParams,
 ) -> Result<(ApproximateGpUcb<F, PrivatizedStatistics>, JdpPrivatizer<F>), JdpQffError> {
     let params = params.validate()?;
-    let calibration = JdpCalibration::new(
-        params.alpha,
-        params.beta,
-        horizon,
-        params.reward_bound,
-        params.conversion,
-    )?;
+    let calibration = match params.noise {
+        NoiseRule::Derived => JdpCalibration::new(
+            params.alpha,
+            params.beta,
+            horizon,
+            params.reward_bound,
+            params.conversion,
+        )?
+        .with_bound(params.sensitivity_bound)?,
+        NoiseRule::PaperAsPrinted => JdpCalibration::of_sigma(
+            paper_lemma2_sigma(
+                params.alpha,
+                params.beta,
+                horizon,
+                params.width.b,
+                params.width.rho,
+            )?,
+            params.beta,
+            horizon,
+            params.reward_bound,
+            params.conversion,
+            params.sensitivity_bound,
+        )?,
+    };
     let spectrum = Spectrum::jdp(
         &calibration,
         features.dim(),
@@ -132,12 +176,25 @@ pub fn local<F: FeatureMap>(
     params: &JdpQffParams,
 ) -> Result<(ApproximateGpUcb<F, ClientMessage>, LocalClient<F>), JdpQffError> {
     let params = params.validate()?;
-    let calibration = LocalCalibration::new(
-        params.alpha,
-        params.beta,
-        params.reward_bound,
-        params.conversion,
-    )?;
+    let calibration = match params.noise {
+        NoiseRule::Derived => LocalCalibration::new(
+            params.alpha,
+            params.beta,
+            params.reward_bound,
+            params.conversion,
+        )?,
+        NoiseRule::PaperAsPrinted => {
+            let (vx, vu) =
+                paper_lemma5_variances(params.alpha, params.beta, params.width.b, features.dim())?;
+            LocalCalibration::of_sigmas(
+                vx.sqrt(),
+                vu.sqrt(),
+                params.beta,
+                params.reward_bound,
+                params.conversion,
+            )?
+        }
+    };
     let spectrum = Spectrum::local(
         &calibration,
         features.dim(),

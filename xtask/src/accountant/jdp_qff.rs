@@ -79,14 +79,14 @@ pub fn run(args: JdpQffArgs) -> anyhow::Result<()> {
         );
         for r in &rows {
             println!(
-                "  {:<12} Delta = {:.6}\n    hardened sampler (proved): rho = {:.6}-zCDP -> alpha = {:.6} (classic), {:.6} (CKS)\n    continuous Gaussian (textbook sampler, no guarantee in floating point): mu = {:.6}-GDP -> alpha = {:.6} (exact)",
+                "  {:<12} Delta = {:.6}\n    hardened sampler (proved): rho = {}-zCDP -> alpha = {} (classic), {} (CKS)\n    continuous Gaussian (textbook sampler, no guarantee in floating point): mu = {}-GDP -> alpha = {} (exact)",
                 r.bound.name(),
                 r.sensitivity,
-                r.rho,
-                r.alpha_zcdp_classic,
-                r.alpha_zcdp_cks,
-                r.mu,
-                r.alpha_gdp
+                significant(r.rho),
+                significant(r.alpha_zcdp_classic),
+                significant(r.alpha_zcdp_cks),
+                significant(r.mu),
+                significant(r.alpha_gdp)
             );
         }
         return Ok(());
@@ -108,13 +108,26 @@ pub fn run(args: JdpQffArgs) -> anyhow::Result<()> {
     );
     for r in &rows {
         println!(
-            "  {:<12} Delta = {:.6}\n    hardened sampler (proved): sigma = {:.6} (classic zCDP conversion), {:.6} (CKS)\n    continuous Gaussian (textbook sampler, no guarantee in floating point): sigma = {:.6} (exact GDP)",
+            "  {:<12} Delta = {:.6}\n    hardened sampler (proved): sigma = {} (classic zCDP conversion), {} (CKS)\n    continuous Gaussian (textbook sampler, no guarantee in floating point): sigma = {} (exact GDP)",
             r.bound.name(),
             r.sensitivity,
-            r.zcdp_classic,
-            r.zcdp_cks,
-            r.gdp_textbook
+            significant(r.zcdp_classic),
+            significant(r.zcdp_cks),
+            significant(r.gdp_textbook)
         );
     }
     Ok(())
+}
+
+/// Seven significant digits: fixed notation between `1e-3` and `1e7`, scientific outside (a
+/// tiny alpha must not print as `0.000000`); an exact 0 as `0`.
+fn significant(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if (1e-3..1e7).contains(&x.abs()) {
+        let decimals = (6 - x.abs().log10().floor() as i32).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.6e}")
+    }
 }
