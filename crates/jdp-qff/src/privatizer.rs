@@ -108,7 +108,7 @@ impl<F: FeatureMap> JdpPrivatizer<F> {
 
 /// `(top-left m x m block + shift I, first m entries of the last column)` of an
 /// `(m+1) x (m+1)` prefix sum.
-fn split(prefix: &Array2<f64>, shift: f64, observations: u64) -> PrivatizedStatistics {
+pub(crate) fn split(prefix: &Array2<f64>, shift: f64, observations: u64) -> PrivatizedStatistics {
     let m = prefix.nrows() - 1;
     let sigma = Array2::from_shape_fn((m, m), |(i, j)| {
         prefix[[i, j]] + if i == j { shift } else { 0.0 }

@@ -82,6 +82,14 @@ fn budgets_are_the_papers_and_table1_is_printed_beside_it() {
         "{md}"
     );
     assert!(md.contains("not run"), "{md}");
+    // The rows the paper does not have: the tightened profile and the two ablations.
+    for row in [
+        "| alpha-1-tightened |",
+        "| alpha-1-noise-free |",
+        "| alpha-1-width-x0.01 |",
+    ] {
+        assert!(md.contains(row), "{row}: {md}");
+    }
     assert!(md.contains("| uniform |"), "{md}");
     assert!(md.contains("- table1-camelback: "), "{md}");
     assert!(md.contains("of uniform play's regret"), "{md}");
@@ -98,4 +106,61 @@ fn budgets_are_the_papers_and_table1_is_printed_beside_it() {
         params.json
     );
     assert!(params.json.contains("\"textbook\""), "{}", params.json);
+}
+
+/// `--preset` names a profile for every private curve: all curves are kept, the parameters name
+/// the profile and its guarantee, an unknown profile is refused; the non-private curve and the
+/// curves naming their own profile do not change with it.
+#[test]
+fn preset_is_a_profile_for_the_private_curves() {
+    let tiny = Options::new(1, 5, 1, "unused").unwrap();
+    let all = Dubey2021.select_figures(&tiny).unwrap();
+    for preset in ["tightened", "paper-as-printed", "tuned", "tuned:0.5"] {
+        let o = tiny.clone().with_variant(Some(preset.into()));
+        let selected = Dubey2021.select_figures(&o).unwrap();
+        assert_eq!(selected.len(), all.len(), "{preset}");
+        for (a, b) in all.iter().zip(&selected) {
+            assert_eq!(a.curves, b.curves, "{preset}");
+        }
+        let params = Dubey2021.parameters(&o).unwrap();
+        assert!(
+            params.json.contains(&format!("\"profile\": \"{preset}")),
+            "{}",
+            params.json
+        );
+    }
+    let params = Dubey2021.parameters(&tiny).unwrap();
+    assert!(
+        params.json.contains("\"profile\": \"provably-private\""),
+        "{}",
+        params.json
+    );
+    let bad = tiny.clone().with_variant(Some("tight".into()));
+    let e = Dubey2021.select_figures(&bad).unwrap_err().to_string();
+    assert!(e.contains("tight") && e.contains("tightened"), "{e}");
+    // Under tightened, the alpha-1 curve equals the alpha-1-tightened curve (same seeds, same
+    // algorithm); the non-private curve is the same as without a preset.
+    let camelback: Vec<_> = all.iter().filter(|f| f.id == "table1-camelback").collect();
+    let short = Options::new(1, 30, 1, "unused").unwrap();
+    let plain = Dubey2021
+        .run_figure(camelback[0], &short, &mut |_| {})
+        .unwrap();
+    let tight = Dubey2021
+        .run_figure(
+            camelback[0],
+            &short.clone().with_variant(Some("tightened".into())),
+            &mut |_| {},
+        )
+        .unwrap();
+    let curve = |r: &bandit::experiment::FigureResult, l: &str| {
+        r.curves
+            .iter()
+            .find(|c| c.label == l)
+            .unwrap()
+            .batch
+            .clone()
+    };
+    assert_eq!(curve(&tight, "alpha-1"), curve(&plain, "alpha-1-tightened"));
+    assert_eq!(curve(&tight, "non-private"), curve(&plain, "non-private"));
+    assert_ne!(curve(&tight, "alpha-1"), curve(&plain, "alpha-1"));
 }

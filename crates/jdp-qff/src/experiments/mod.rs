@@ -7,9 +7,16 @@
 //! | `fig1` | JDP, `beta = 0.1`, `alpha in {10, 1, 0.5, 0.1}` + non-private | Dubey synthetic | 20 x 1024 |
 //! | `fig2` | JDP, `alpha = 1`, `beta in {0.99, 0.5, 0.1, 0.01}` + non-private | Dubey synthetic | 20 x 1024 |
 //! | `remark7` | local JDP `alpha in {10, 1}`, JDP `alpha = 1`, non-private (`beta = 0.1`) | Dubey synthetic | 20 x 1024 |
-//! | `table1-camelback` | uniform play (reference), non-private, JDP `alpha in {10, 1, 0.1}` (`beta = 0.1`) | Camelback, d = 2 | 10 x 10 000 |
+//! | `table1-camelback` | uniform play (reference), non-private, JDP `alpha in {10, 1, 0.1}` (`beta = 0.1`); the tightened profile at `alpha = 1`; the ablations `alpha-1-noise-free` and `alpha-1-width-x0.01` | Camelback, d = 2 | 10 x 10 000 |
 //! | `table1-styblinski-tang-20` | the same | Styblinski-Tang, d = 20 | 10 x 10 000 |
-//! | `table1-michalewicz-10` | the same | Michalewicz, d = 10 | 10 x 10 000 |
+//! | `table1-michalewicz-10` | the same, the ablations at `alpha = 10` | Michalewicz, d = 10 | 10 x 10 000 |
+//!
+//! `--preset PROFILE` ([`crate::Profile`]: `paper-as-printed`, `provably-private` (the
+//! default), `tightened`, `tuned`, `tuned:SCALE`) runs every private curve under that profile;
+//! uniform play, the non-private curve and `alpha-1-tightened` are the same under every one.
+//! The ablations are never private: `-noise-free` feeds the JDP server Algorithm 2's releases
+//! without noise (same shift, same width), `-width-x0.01` multiplies Theorem 1's width by 0.01
+//! (same noise and shift); each is compared, paired over the runs, with the curve it varies.
 //!
 //! # Section 6.1 (the Dubey synthetic)
 //!
@@ -52,12 +59,13 @@
 //! the same noise distribution up to the grid); the privacy calibration is unchanged, and the
 //! hardened sampler is what the verification audits.
 
+mod ablations;
 mod panels;
 mod problems;
 mod runs;
 mod summary;
 
-pub use panels::{PAPER_TABLE1, Panel, Setting, claims, panels};
+pub use panels::{ABLATION_WIDTH_SCALE, PAPER_TABLE1, Panel, Setting, claims, panels};
 pub use problems::{
     BENCHMARK_CANDIDATES, BENCHMARK_NOISE_SD, DUBEY_D, DUBEY_LENGTHSCALE, DUBEY_MBAR, DUBEY_N,
     Features, Problem, feature_error, problem_params, sup_error,
@@ -74,6 +82,14 @@ use serde::Serialize;
 
 use crate::error::JdpQffError;
 use crate::params::JdpQffParams;
+use crate::profile::Profile;
+
+/// The profile `--preset` names, `provably-private` without one.
+fn profile(options: &Options) -> Result<Profile, JdpQffError> {
+    options
+        .variant()
+        .map_or(Ok(Profile::ProvablyPrivate), str::parse)
+}
 
 /// The reproduction of Section 6 for `cargo xtask reproduce jdp-qff` and `cargo xtask bench
 /// jdp-qff`: the [`panels`], each curve a [`run`] of [`problem_params`] in the curve's setting,
@@ -105,7 +121,7 @@ impl PaperExperiments for Dubey2021 {
         panels().iter().map(|p| p.figure().clone()).collect()
     }
 
-    fn parameters(&self, _options: &Options) -> Result<Parameters, ExperimentError> {
+    fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
         #[derive(Serialize)]
         struct ProblemRecord {
             problem: Problem,
@@ -138,12 +154,28 @@ impl PaperExperiments for Dubey2021 {
             figure: "parameters".into(),
             source: Box::new(e),
         })?;
+        let profile = profile(options).map_err(|e| ExperimentError::Setup {
+            figure: "parameters".into(),
+            source: Box::new(e),
+        })?;
+        #[derive(Serialize)]
+        struct Record {
+            profile: String,
+            guarantee: String,
+            problems: Vec<ProblemRecord>,
+        }
         Parameters::json(
-            "per problem: the features (QFF, additive QFF for d = 10, 20), their measured sup \
-             error (the width's eps), Theorem 1's width, B_y; the floating-point Gaussian \
+            "the profile of the private curves (--preset; the curves labelled with a profile use \
+             that one) and what it guarantees; per problem: the features (QFF, additive QFF for \
+             d = 10, 20), their measured sup error (the width's eps), Theorem 1's width, B_y \
+             (the provably-private parameters, before the profile); the floating-point Gaussian \
              sampler for the regret runs (same sigma as the hardened one; `jdp_qff::experiments` \
              docs); alpha and beta per curve",
-            &records,
+            &Record {
+                profile: profile.to_string(),
+                guarantee: profile.guarantee(),
+                problems: records,
+            },
         )
     }
 
@@ -154,12 +186,22 @@ impl PaperExperiments for Dubey2021 {
     ) -> Result<Vec<experiment::Run>, ExperimentError> {
         let panel = Self::panel(figure.id)?;
         let problem = *panel.problem();
-        let params = problem_params(problem).map_err(|e| ExperimentError::Setup {
+        let setup = |e: JdpQffError| ExperimentError::Setup {
             figure: panel.id().to_string(),
             source: Box::new(e),
-        })?;
+        };
+        let base = problem_params(problem).map_err(setup)?;
+        let profiled = profile(options)
+            .map_err(setup)?
+            .apply(base)
+            .map_err(setup)?;
         let config = options.run_config();
         panel.runs(figure, |&setting| {
+            let params = if setting.follows_profile() {
+                profiled
+            } else {
+                base
+            };
             move || run(problem, setting, &params, &config)
         })
     }
@@ -173,6 +215,43 @@ impl PaperExperiments for Dubey2021 {
             horizon: 1024,
             base_seed: 2021,
         }
+    }
+
+    /// The profiles ([`Profile`]): `--preset NAME` runs every private curve under that
+    /// profile (`tuned:SCALE` too); uniform play, the non-private curve and the curves that
+    /// name their own profile are the same under every one.
+    fn variants(&self) -> &'static [&'static str] {
+        &["paper-as-printed", "provably-private", "tightened", "tuned"]
+    }
+
+    /// The figures [`Options::only`] selects; a `--preset` is a profile for every private
+    /// curve (not a filter of curve labels, as for the papers whose presets are curves), so
+    /// every curve is kept. An unknown profile is refused.
+    fn select_figures(
+        &self,
+        options: &Options,
+    ) -> Result<Vec<experiment::Figure>, ExperimentError> {
+        profile(options).map_err(|_| ExperimentError::UnknownVariant {
+            paper: self.name(),
+            variant: options.variant().unwrap_or_default().to_string(),
+            known: "paper-as-printed,provably-private,tightened,tuned,tuned:SCALE".into(),
+        })?;
+        let figures = self.figures();
+        if let Some(id) = options
+            .only()
+            .iter()
+            .find(|id| !figures.iter().any(|f| f.id == id.as_str()))
+        {
+            return Err(ExperimentError::UnknownFigure {
+                paper: self.name(),
+                id: id.clone(),
+                known: figures.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
+            });
+        }
+        Ok(figures
+            .into_iter()
+            .filter(|f| options.only().is_empty() || options.only().iter().any(|o| o == f.id))
+            .collect())
     }
 
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {

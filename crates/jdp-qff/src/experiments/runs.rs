@@ -14,6 +14,7 @@ use rand_chacha::ChaCha20Rng;
 use crate::error::JdpQffError;
 use crate::params::{JdpQffParams, jdp, local, non_private};
 
+use super::ablations::NoiseFree;
 use super::panels::Setting;
 use super::problems::{Features, Problem, benchmark_env, dubey_env, michalewicz_minimum};
 
@@ -90,6 +91,40 @@ fn batch<E: Environment>(
             let p = with(alpha, beta).validate()?;
             go(config, make_env, move |_: &E| {
                 local(Arc::clone(&features), horizon, &p)
+            })
+        }
+        Setting::JdpProfile {
+            alpha,
+            beta,
+            profile,
+        } => {
+            let p = profile.apply(with(alpha, beta))?.validate()?;
+            go(config, make_env, move |_: &E| {
+                jdp(Arc::clone(&features), horizon, &p)
+            })
+        }
+        Setting::JdpNoiseFree { alpha, beta } => {
+            let p = with(alpha, beta).validate()?;
+            go(config, make_env, move |_: &E| {
+                let (server, privatizer) = jdp(Arc::clone(&features), horizon, &p)?;
+                let curator = NoiseFree::new(
+                    Arc::clone(&features),
+                    privatizer.calibration().reward_bound(),
+                    privatizer.spectrum().shift,
+                );
+                Ok((server, curator))
+            })
+        }
+        Setting::JdpWidthScaled {
+            alpha,
+            beta,
+            width_scale,
+        } => {
+            let mut p = with(alpha, beta);
+            p.width.scale = width_scale;
+            let p = p.validate()?;
+            go(config, make_env, move |_: &E| {
+                jdp(Arc::clone(&features), horizon, &p)
             })
         }
     }
