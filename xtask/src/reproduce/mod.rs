@@ -36,8 +36,10 @@ pub struct Args {
     /// Only these figure panels (comma-separated ids, e.g. `fig2a,fig3b`).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
-    /// Only the curves of this variant of the paper (ldp-bo: `theory` for the theorems'
-    /// constants, `practical` for the scaled ones); without it, every variant.
+    /// ldp-bo: only the curves of this variant (`theory` for the theorems' constants,
+    /// `practical` for the scaled ones; without it, every variant). jdp-qff: the profile of
+    /// every private curve (`paper-as-printed`, `provably-private` (the default), `tightened`,
+    /// `tuned`, `tuned:SCALE`).
     #[arg(long)]
     preset: Option<String>,
     #[command(flatten)]

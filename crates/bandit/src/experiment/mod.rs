@@ -772,6 +772,32 @@ pub struct TimingWorkload {
     pub base_seed: u64,
 }
 
+/// The figures whose ids `only` names, in their order (all when `only` is empty): the `--only`
+/// selection of [`PaperExperiments::select_figures`], for papers that override it.
+///
+/// # Errors
+/// [`ExperimentError::UnknownFigure`] for an id in `only` that no figure has.
+pub fn select_only(
+    paper: &'static str,
+    figures: Vec<Figure>,
+    only: &[String],
+) -> Result<Vec<Figure>, ExperimentError> {
+    if let Some(id) = only
+        .iter()
+        .find(|id| !figures.iter().any(|f| f.id == id.as_str()))
+    {
+        return Err(ExperimentError::UnknownFigure {
+            paper,
+            id: id.clone(),
+            known: figures.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
+        });
+    }
+    Ok(figures
+        .into_iter()
+        .filter(|f| only.is_empty() || only.iter().any(|o| o == f.id))
+        .collect())
+}
+
 /// A paper's reproduction: its figures and how to draw each of their curves.
 ///
 /// Implement the five required methods in the paper crate's `experiments` module; the
@@ -855,21 +881,7 @@ pub trait PaperExperiments: Sync {
                 f.curves.retain(|c| c.ends_with(&suffix));
             }
         }
-        if let Some(id) = options
-            .only()
-            .iter()
-            .find(|id| !figures.iter().any(|f| f.id == id.as_str()))
-        {
-            return Err(ExperimentError::UnknownFigure {
-                paper: self.name(),
-                id: id.clone(),
-                known: figures.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
-            });
-        }
-        Ok(figures
-            .into_iter()
-            .filter(|f| options.only().is_empty() || options.only().iter().any(|o| o == f.id))
-            .collect())
+        select_only(self.name(), figures, options.only())
     }
 
     /// Run `figure`'s curves one after the other (each batch in parallel over trials), timing

@@ -236,22 +236,7 @@ impl PaperExperiments for Dubey2021 {
             variant: options.variant().unwrap_or_default().to_string(),
             known: "paper-as-printed,provably-private,tightened,tuned,tuned:SCALE".into(),
         })?;
-        let figures = self.figures();
-        if let Some(id) = options
-            .only()
-            .iter()
-            .find(|id| !figures.iter().any(|f| f.id == id.as_str()))
-        {
-            return Err(ExperimentError::UnknownFigure {
-                paper: self.name(),
-                id: id.clone(),
-                known: figures.iter().map(|f| f.id).collect::<Vec<_>>().join(","),
-            });
-        }
-        Ok(figures
-            .into_iter()
-            .filter(|f| options.only().is_empty() || options.only().iter().any(|o| o == f.id))
-            .collect())
+        experiment::select_only(self.name(), self.figures(), options.only())
     }
 
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
