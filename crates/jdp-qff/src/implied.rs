@@ -3,22 +3,26 @@
 //! each route (`docs/jdp-qff.md`, "Implied privacy and the tightened calibrations").
 //!
 //! # Derivation
-//! 1. *The tree is one Gaussian mechanism.* Two neighbouring user streams differ in one item
-//!    `v v^T`. The item lies in at most `L = floor(log2 T) + 1` nodes (one per level) and moves
-//!    each of them by at most `Delta` in L2 (the packed sensitivity, under the chosen
-//!    [`SensitivityBound`]); the other nodes do not depend on it. Every node gets independent
-//!    `N(0, sigma^2)` noise on every packed entry, so the stream of all noisy nodes is the
-//!    Gaussian mechanism with L2 sensitivity `sqrt(L) Delta` (adaptively: each node is
-//!    `Delta / sigma`-GDP given the past when it holds the item and `0`-GDP otherwise, and GDP
-//!    composes to `sqrt(sum mu_i^2)`, Dong, Roth & Su 2019, Corollary 3.3). Everything the
-//!    server computes is post-processing, and the billboard lemma turns the server's view into
-//!    JDP (the crate docs, "Algorithm 2", step 6).
-//! 2. *Continuous Gaussian noise* (the textbook sampler, what the paper analyses): the view is
-//!    `mu`-GDP with `mu = sqrt(L) Delta / sigma`, and `mu`-GDP is `(alpha, beta)`-DP exactly for
-//!    `beta = Phi(-alpha/mu + mu/2) - e^alpha Phi(-alpha/mu - mu/2)` (Dong, Roth & Su 2019,
-//!    Corollary 2.13; [`privacy::accountant::gdp_epsilon`]). This is the exact conversion of
-//!    the bound, not a further bound; but the textbook sampler leaks through its low-order bits
-//!    in floating point (`docs/privacy.md`), so it carries no guarantee as implemented.
+//! 1. *The tree is at most as distinguishable as one Gaussian mechanism.* Two neighbouring user
+//!    streams differ in one user's item `v v^T` (each user contributes one clipped item). Which
+//!    nodes hold that item does not depend on the data: at most `L = floor(log2 T) + 1` (one per
+//!    level), and each moves by at most `Delta` in L2 (the packed sensitivity, under the chosen
+//!    [`SensitivityBound`]). Every node gets independent `N(0, sigma^2)` noise on every packed
+//!    entry, and every other user's item depends on this user only through the noisy nodes
+//!    already released. So, given the past, each released node is a Gaussian with mean shift at
+//!    most `Delta` (`Delta / sigma`-GDP) if it holds the item and has the same law in both
+//!    worlds otherwise, and adaptive GDP composition (Dong, Roth & Su 2019, Theorem 3.2 /
+//!    Corollary 3.3) bounds the whole stream by `mu = sqrt(L) Delta / sigma`-GDP; for a fixed
+//!    stream it is literally the Gaussian mechanism of sensitivity `sqrt(L) Delta`, and the
+//!    bound is attained by the first item, which lies in all `L` nodes. Everything the server
+//!    computes is post-processing, and the billboard lemma turns the server's view into JDP
+//!    (the crate docs, "Algorithm 2", step 6).
+//! 2. *Continuous Gaussian noise* (the textbook sampler, what the paper analyses): `mu`-GDP is
+//!    `(alpha, beta)`-DP for `beta = Phi(-alpha/mu + mu/2) - e^alpha Phi(-alpha/mu - mu/2)`
+//!    (Dong, Roth & Su 2019, Corollary 2.13; [`privacy::accountant::gdp_epsilon`]): this
+//!    conversion is exact (no slack added to the `mu`-GDP bound of step 1). But the textbook
+//!    sampler leaks through its low-order bits in floating point (`docs/privacy.md`), so it
+//!    carries no guarantee as implemented.
 //! 3. *The hardened sampler* (exact discrete Gaussian on a grid, the default) is proved
 //!    `rho`-zCDP with `rho = L Delta_eff^2 / (2 sigma^2)`, `Delta_eff = (1 + 2^-20) Delta`
 //!    (Canonne, Kamath & Steinke 2020), not GDP: its `(alpha, beta)` is a zCDP conversion,

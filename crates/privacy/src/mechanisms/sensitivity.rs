@@ -18,34 +18,37 @@
 //! `||u(D)||^2 = ||u(A)||^2 + ||y a - y' b||^2 + (y^2 - y'^2)^2`.
 //!
 //! 1. `||u(A)||^2 = (||A||_F^2 + sum_i A_ii^2) / 2 <= ||A||_F^2 = |a|^4 + |b|^4 - 2 c^2`, with
-//!    equality when the coordinate axes are eigenvectors of `A`. A rotation of the `phi` block
-//!    changes neither `|a|`, `|b|`, `c` nor `||y a - y' b||`, so (for `d >= 2`) the supremum
+//!    equality when `A` is diagonal. `A` has rank at most 2 with its eigenvectors in
+//!    `span(a, b)`; for `d >= 2` an orthogonal map of the `phi` block takes them to `e_1, e_2`
+//!    (so makes `A` diagonal) and changes neither `|a|`, `|b|`, `c` nor `||y a - y' b||`;
+//!    so (for `d >= 2`) the supremum
 //!    over the inputs equals the supremum of
 //!    `G = |a|^4 + |b|^4 - 2c^2 + y^2 |a|^2 + y'^2 |b|^2 - 2 y y' c + (y^2 - y'^2)^2`
 //!    over `|a|, |b| <= P`, `|c| <= |a||b|`, `|y|, |y'| <= B`.
 //! 2. The signs of `y`, `y'`, `c` are free, so take `y, y', c >= 0` with `+2 y y' c`. `G` grows
 //!    with `|a|` and `|b|` (and so does the range of `c`): `|a| = |b| = P`. Scale by `P`:
 //!    `G = P^4 g(y/P, y'/P, c/P^2)`, `g(s, t, c) = 2 - 2c^2 + s^2 + t^2 + 2 s t c + (s^2 - t^2)^2`,
-//!    `c` in `[0, 1]`, `s, t` in `[0, b]`, `b = B / P`.
+//!    `c` in `[0, 1]`, `s, t` in `[0, r]`, `r = B / P`.
 //! 3. For `s >= t >= 0`, `dg/ds = 2s + 2ct + 4s(s^2 - t^2) >= 0`, so the larger of `s, t` is
-//!    `b`: `s = b`, `t` in `[0, b]`. The maximising `c` is `min(b t / 2, 1)`.
-//! 4. While `b t <= 2`: `h = 2 + b^2 + t^2 + b^2 t^2 / 2 + (b^2 - t^2)^2`, convex in `t^2`, so
-//!    its maximum is at `t = 0` or at the end of the piece, `t = min(b, 2/b)`.
-//! 5. While `b t >= 2` (only when `b^2 >= 2`): `c = 1`, `h = (b + t)^2 (1 + (b - t)^2)`, whose
-//!    derivative has the sign of `1 - 2t(b - t)`: its only interior maximum is at
-//!    `t = 1 / (b + sqrt(b^2 - 2)) < 2/b`, outside the piece, so the maximum is at `t = 2/b` or
-//!    `t = b`.
-//! 6. Hence `Delta^2 / P^4` is the largest of `2 + b^2 + b^4` (`t = 0`) and, if `b^2 <= 2`,
-//!    `2 + 2b^2 + b^4/2` (`t = b`, `c = b^2/2`), else `4 b^2` (`t = b`, `c = 1`) and
-//!    `(b + 2/b)^2 (1 + (b - 2/b)^2)` (`t = 2/b`, `c = 1`).
-//! 7. The comparisons: `(2 + 2b^2 + b^4/2) - (2 + b^2 + b^4) = b^2 (1 - b^2/2) >= 0` for
-//!    `b^2 <= 2`; for `b^2 >= 2`, `(2 + b^2 + b^4) - 4b^2 = (b^2 - 1)(b^2 - 2) >= 0` and
-//!    `(2 + b^2 + b^4) - (b + 2/b)^2 (1 + (b - 2/b)^2) = 6 - 4/b^2 - 16/b^4 >= 0`. So
+//!    `r`: `s = r`, `t` in `[0, r]`. The maximising `c` is `min(r t / 2, 1)`.
+//! 4. While `r t <= 2`: `h = 2 + r^2 + t^2 + r^2 t^2 / 2 + (r^2 - t^2)^2`, convex in `t^2`, so
+//!    its maximum is at `t = 0` or at the end of the piece, `t = min(r, 2/r)`.
+//! 5. While `r t >= 2` (only when `r^2 >= 2`): `c = 1`, `h = (r + t)^2 (1 + (r - t)^2)`, whose
+//!    derivative has the sign of `1 - 2t(r - t)`: its only interior maximum is at
+//!    `t = 1 / (r + sqrt(r^2 - 2)) < 2/r`, outside the piece, so the maximum is at `t = 2/r` or
+//!    `t = r`.
+//! 6. Hence `Delta^2 / P^4` is the largest of `2 + r^2 + r^4` (`t = 0`) and, if `r^2 <= 2`,
+//!    `2 + 2r^2 + r^4/2` (`t = r`, `c = r^2/2`), else `4 r^2` (`t = r`, `c = 1`) and
+//!    `(r + 2/r)^2 (1 + (r - 2/r)^2)` (`t = 2/r`, `c = 1`).
+//! 7. The comparisons: `(2 + 2r^2 + r^4/2) - (2 + r^2 + r^4) = r^2 (1 - r^2/2) >= 0` for
+//!    `r^2 <= 2`; for `r^2 >= 2`, `(2 + r^2 + r^4) - 4r^2 = (r^2 - 1)(r^2 - 2) >= 0` and
+//!    `(2 + r^2 + r^4) - (r + 2/r)^2 (1 + (r - 2/r)^2) = 6 - 4/r^2 - 16/r^4 >= 0`. So
 //!
-//!    `Delta = P^2 sqrt(2 + 2b^2 + b^4/2)` if `b^2 <= 2`, else `P^2 sqrt(2 + b^2 + b^4)`,
+//!    `Delta = P^2 sqrt(2 + 2r^2 + r^4/2)` if `r^2 <= 2`, else `P^2 sqrt(2 + r^2 + r^4)`,
 //!
-//!    continuous at `b^2 = 2` (both 8), attained by the pair [`packed_worst_pair`] builds, so
-//!    the supremum and not only a bound (for `d >= 2`; for `d = 1` it is a bound).
+//!    continuous at `r^2 = 2` (both 8), attained by the pair [`packed_worst_pair`] builds, so
+//!    the supremum and not only a bound (for `d >= 2`; for `d = 1` it is a bound, not attained:
+//!    there `c^2 = |a|^2 |b|^2` is forced).
 //!
 //! # Add/remove
 //! `||u(v v^T)||^2 = ||u(a a^T)||^2 + y^2 |a|^2 + y^4 <= |a|^4 + y^2 |a|^2 + y^4`, equality at
