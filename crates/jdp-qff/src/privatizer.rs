@@ -88,9 +88,12 @@ impl<F: FeatureMap> JdpPrivatizer<F> {
         reward: f64,
         rng: &mut R,
     ) -> Result<PrivatizedStatistics, JdpQffError> {
-        let phi = self.features.map(point)?;
-        let reward = finite("reward", reward)?;
-        let item = clipped_outer_product(phi.view(), reward, 1.0, self.calibration.reward_bound())?;
+        let item = item(
+            self.features.as_ref(),
+            point,
+            reward,
+            self.calibration.reward_bound(),
+        )?;
         let prefix = self.tree.push_matrix(item.view(), rng)?;
         Ok(split(&prefix, self.spectrum.shift, self.tree.time()))
     }
@@ -104,6 +107,24 @@ impl<F: FeatureMap> JdpPrivatizer<F> {
             tree: self.tree.fresh(),
         }
     }
+}
+
+/// Algorithm 2's item for one user: `[Phi(x); clip(y)][Phi(x); clip(y)]^T` with
+/// `||Phi(x)|| <= 1` and `|y| <= reward_bound` enforced by clipping (a non-finite reward refused).
+pub(crate) fn item<F: FeatureMap>(
+    features: &F,
+    point: ndarray::ArrayView1<'_, f64>,
+    reward: f64,
+    reward_bound: f64,
+) -> Result<Array2<f64>, JdpQffError> {
+    let phi = features.map(point)?;
+    let reward = finite("reward", reward)?;
+    Ok(clipped_outer_product(
+        phi.view(),
+        reward,
+        1.0,
+        reward_bound,
+    )?)
 }
 
 /// `(top-left m x m block + shift I, first m entries of the last column)` of an

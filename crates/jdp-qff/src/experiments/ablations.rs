@@ -8,12 +8,10 @@ use std::sync::Arc;
 use bandit::agent::{Curator, Feedback};
 use kernel::FeatureMap;
 use ndarray::Array2;
-use privacy::mechanisms::matrix::clipped_outer_product;
 use rand::Rng;
-use validation::finite;
 
 use crate::error::JdpQffError;
-use crate::privatizer::split;
+use crate::privatizer::{item, split};
 use crate::statistics::PrivatizedStatistics;
 
 /// Algorithm 2's releases with the noise removed: the exact prefix sum of the clipped outer
@@ -52,9 +50,12 @@ impl<F: FeatureMap> Curator for NoiseFree<F> {
         feedback: &Feedback<'_>,
         _rng: &mut R,
     ) -> Result<PrivatizedStatistics, JdpQffError> {
-        let phi = self.features.map(feedback.point)?;
-        let reward = finite("reward", feedback.reward)?;
-        let item = clipped_outer_product(phi.view(), reward, 1.0, self.reward_bound)?;
+        let item = item(
+            self.features.as_ref(),
+            feedback.point,
+            feedback.reward,
+            self.reward_bound,
+        )?;
         self.sum += &item;
         self.time += 1;
         Ok(split(&self.sum, self.shift, self.time))
@@ -66,7 +67,7 @@ mod tests {
     use super::*;
     use crate::{JdpQffParams, jdp};
     use ndarray::array;
-    use privacy::mechanisms::matrix::{pack_upper, unpack_symmetric};
+    use privacy::mechanisms::matrix::{clipped_outer_product, pack_upper, unpack_symmetric};
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
