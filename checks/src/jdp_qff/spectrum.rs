@@ -11,8 +11,8 @@ use std::sync::Arc;
 use crate::shared::ALPHA;
 use bandit::seed::mix;
 use jdp_qff::{
-    JdpCalibration, JdpPrivatizer, LocalCalibration, LocalClient, ServerStatistics, Spectrum,
-    SpectrumRule, StatisticsMessage,
+    JdpCalibration, JdpPrivatizer, LocalCalibration, LocalClient, LocalServer, Spectrum,
+    SpectrumRule,
 };
 use kernel::linalg::symmetric_eigen;
 use kernel::{FeatureMap, QuadratureFourierFeatures};
@@ -138,8 +138,8 @@ const LOCAL_ALPHA: f64 = 100.0;
 
 /// `runs` runs of `T` rounds of real [`LocalClient`] messages (hardened sampler,
 /// `alpha = LOCAL_ALPHA`, `beta = 0.1`, `B_y = 1`, the features and data of [`spectrum_runs`]),
-/// summed by the server's own statistics (`ServerStatistics::initial` and
-/// `ClientMessage::apply`: `Sigma~_t = shift I + sum of messages`), under Lemma 6's
+/// summed by Algorithm 3's own SERVER ([`LocalServer`]: `Sigma~_t = shift I + sum of
+/// messages`), under Lemma 6's
 /// spectrum (`rule`) at `zeta = ALPHA / runs`. The runs draw from the named seed
 /// `jdp-qff/spectrum/local`, so the check and its control see the same noise. `printed`: hold
 /// the runs against Lemma 6's `kappa` as printed ([`Spectrum::lemma6_printed_kappa`]) instead.
@@ -164,17 +164,18 @@ fn local_runs(
         ));
         let mut sigma = Array2::<f64>::zeros((m, m));
         let mut u = Array1::<f64>::zeros(m);
-        let mut server = ServerStatistics::initial(m, spectrum.shift);
+        let mut server = LocalServer::new(m, spectrum.shift)?;
         for _ in 0..horizon {
             let x = Array1::from_shape_fn(2, |_| 4.0 * rng.random::<f64>() - 2.0);
             let y = if rng.random::<f64>() < 0.5 { 0.0 } else { 1.0 };
             let message = client.perturb(x.view(), y, &mut rng)?;
-            message.apply(&mut server)?;
+            server.receive(message)?;
             let phi = features.map(x.view())?;
             let col = phi.view().insert_axis(ndarray::Axis(1));
             sigma += &col.dot(&col.t());
             u.scaled_add(y, &phi);
-            out.record(&(&server.sigma - &sigma), &(&server.u - &u))?;
+            let sums = server.broadcast();
+            out.record(&(&sums.sigma - &sigma), &(&sums.u - &u))?;
         }
     }
     Ok(out)

@@ -1,13 +1,15 @@
-//! Algorithm 3, the CLIENT of GP-UCB with local JDP: each client perturbs its own
-//! `Phi(x_t) Phi(x_t)^T` and `y_t Phi(x_t)` before they leave it ([`LocalCalibration`]); the
-//! server only ever adds client messages.
+//! Algorithm 3's CLIENT(t) (GP-UCB with local JDP): client `t` receives the sums
+//! `(Sigma~_t, u~_t)` from the SERVER ([`crate::LocalServer`]), selects `x_t` from them and its
+//! own `D_t` ([`ClientSelection`]), plays it, and perturbs its own `Phi(x_t) Phi(x_t)^T` and
+//! `y_t Phi(x_t)` before they leave it ([`LocalClient`], [`LocalCalibration`]). The server only
+//! ever adds client messages; it never sees `D_t`, `x_t` or `y_t`.
 
 use privacy::NeighbouringRelation;
 use std::sync::Arc;
 
 use bandit::agent::{Curator, Feedback};
 use kernel::FeatureMap;
-use ndarray::{Array1, ArrayView1};
+use ndarray::{Array1, ArrayView1, ArrayView2};
 use privacy::mechanisms::matrix::{pack_upper, unpack_symmetric};
 use privacy::sampler::Norm;
 use privacy::{
@@ -18,9 +20,65 @@ use validation::finite;
 
 use crate::calibration::LocalCalibration;
 use crate::error::JdpQffError;
-use crate::statistics::ClientMessage;
+use crate::posterior::Posterior;
+use crate::statistics::{ClientMessage, ServerStatistics};
+use crate::width::ConfidenceWidth;
 
-/// The client side of Algorithm 3 ("Sample `N_t, n_t` using `sigma_X^2, sigma_u^2`"): clip
+/// The selecting half of Algorithm 3's CLIENT(t): "Receive `Sigma~_t, u~_t <- SERVER`. Set
+/// `V_t <- Sigma~_t + lambda I`, `theta~_t <- V_t^-1 u~_t`. Compute `beta_t` based on Theorem 1.
+/// Select `x_t <- argmax_{x in D_t} <theta~_t, Phi(x)> + beta_t ||Phi(x)||_{V_t^-1}`."
+///
+/// It holds only public parameters (the feature map and Theorem 1's width, the same for every
+/// client) and keeps nothing between rounds: client `t` builds the [`Posterior`] from the sums
+/// it receives and its own `D_t`. Nothing it computes enters any message.
+#[derive(Debug, Clone)]
+pub struct ClientSelection<F> {
+    features: Arc<F>,
+    width: ConfidenceWidth,
+}
+
+impl<F: FeatureMap> ClientSelection<F> {
+    /// Clients of feature map `features` and width `width` (the local spectrum,
+    /// [`crate::Spectrum::local`]).
+    pub fn new(features: Arc<F>, width: ConfidenceWidth) -> Self {
+        Self { features, width }
+    }
+
+    /// The width.
+    pub fn width(&self) -> &ConfidenceWidth {
+        &self.width
+    }
+
+    /// The feature map.
+    pub fn features(&self) -> &Arc<F> {
+        &self.features
+    }
+
+    /// The posterior client `t` computes from the broadcast sums.
+    ///
+    /// # Errors
+    /// As [`Posterior::of`].
+    pub fn posterior(&self, broadcast: &ServerStatistics) -> Result<Posterior, JdpQffError> {
+        Posterior::of(broadcast, &self.width)
+    }
+
+    /// Client `t`'s choice `x_t` (a row of its `decision_set`) from the broadcast sums.
+    ///
+    /// # Errors
+    /// As [`Posterior::of`] and [`Posterior::select`].
+    pub fn select<R: Rng + ?Sized>(
+        &self,
+        broadcast: &ServerStatistics,
+        decision_set: ArrayView2<'_, f64>,
+        rng: &mut R,
+    ) -> Result<usize, JdpQffError> {
+        self.posterior(broadcast)?
+            .select(&*self.features, decision_set, rng)
+    }
+}
+
+/// The perturbing half of Algorithm 3's CLIENT(t) ("Sample `N_t, n_t` using
+/// `sigma_X^2, sigma_u^2`"; send `Phi Phi^T + N_t` and `y_t Phi + n_t` to the SERVER): clip
 /// `||Phi(x)|| <= 1` and `|y| <= B_y`, then release the packed upper triangle of `Phi Phi^T`
 /// with i.i.d. `N(0, sigma_X^2)` noise (mirrored: `N_t` symmetric) and `y Phi` with i.i.d.
 /// `N(0, sigma_u^2)` noise, both through the hardened (exact discrete Gaussian) sampler.

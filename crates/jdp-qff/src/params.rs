@@ -14,11 +14,12 @@ use crate::calibration::{
     JdpCalibration, LocalCalibration, check_target, paper_lemma2_sigma, paper_lemma5_variances,
 };
 use crate::error::JdpQffError;
-use crate::local::LocalClient;
+use crate::local::{ClientSelection, LocalClient};
+use crate::local_protocol::LocalJdpGpUcb;
 use crate::privatizer::{ExactStatistics, JdpPrivatizer};
 use crate::server::ApproximateGpUcb;
 use crate::spectrum::{Spectrum, SpectrumRule};
-use crate::statistics::{ClientMessage, ExactSums, PrivatizedStatistics};
+use crate::statistics::{ExactSums, PrivatizedStatistics};
 use crate::width::{ConfidenceWidth, WidthParams};
 
 /// Everything the private algorithms need besides the features and the horizon.
@@ -169,12 +170,14 @@ pub fn jdp<F: FeatureMap>(
     Ok((ApproximateGpUcb::new(features, width)?, privatizer))
 }
 
-/// The SERVER and CLIENT side of `(alpha, beta)`-local JDP GP-UCB (Algorithm 3) for `T` rounds.
+/// `(alpha, beta)`-local JDP GP-UCB (Algorithm 3) for `T` rounds: the SERVER with the clients'
+/// selection ([`LocalJdpGpUcb`], the runner's agent) and the clients' perturbation
+/// ([`LocalClient`], the runner's curator).
 pub fn local<F: FeatureMap>(
     features: Arc<F>,
     horizon: u64,
     params: &JdpQffParams,
-) -> Result<(ApproximateGpUcb<F, ClientMessage>, LocalClient<F>), JdpQffError> {
+) -> Result<(LocalJdpGpUcb<F>, LocalClient<F>), JdpQffError> {
     let params = params.validate()?;
     let calibration = match params.noise {
         NoiseRule::Derived => LocalCalibration::new(
@@ -207,7 +210,8 @@ pub fn local<F: FeatureMap>(
         Arc::clone(&features),
         calibration.with_sampler(params.sampler),
     )?;
-    Ok((ApproximateGpUcb::new(features, width)?, client))
+    let protocol = LocalJdpGpUcb::new(ClientSelection::new(features, width))?;
+    Ok((protocol, client))
 }
 
 /// The non-private comparison: Algorithm 1 with the exact statistics (no noise, no shift) and

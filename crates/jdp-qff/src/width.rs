@@ -106,17 +106,58 @@ impl ConfidenceWidth {
     /// `beta_t^{1/2}` after `t` observations, given `ln det V_t` of the `m x m` matrix `V_t`
     /// (module docs), times [`WidthParams::scale`].
     pub fn sqrt_beta(&self, t: usize, log_det_v: f64, m: usize) -> Result<f64, JdpQffError> {
+        Ok(self.terms(t, log_det_v, m)?.sqrt_beta())
+    }
+
+    /// The four terms of `beta_t^{1/2}` (module docs) after `t` observations, given
+    /// `ln det V_t` of the `m x m` matrix `V_t`.
+    ///
+    /// # Errors
+    /// [`JdpQffError`] when their sum is not finite.
+    pub fn terms(&self, t: usize, log_det_v: f64, m: usize) -> Result<WidthTerms, JdpQffError> {
         let p = &self.params;
         let s = &self.spectrum;
         let floor = p.lambda + s.lambda_min;
         // ln det V_t - m ln(lambda + lambda_min) >= 0 whenever H_t >= lambda_min I; rounding
         // can make it slightly negative: clamped at 0 (the width of no information).
         let info = (log_det_v - m as f64 * floor.ln()).max(0.0);
-        let width = p.b * (s.lambda_max + p.lambda).sqrt()
-            + p.rho * (2.0 * (2.0 / p.zeta).ln() + info).sqrt()
-            + t as f64 * p.b * p.epsilon / floor.sqrt()
-            + s.kappa();
-        validation::finite("beta_t^{1/2}", width)?;
-        Ok(p.scale * width)
+        let terms = WidthTerms {
+            norm: p.b * (s.lambda_max + p.lambda).sqrt(),
+            information: p.rho * (2.0 * (2.0 / p.zeta).ln() + info).sqrt(),
+            approximation: t as f64 * p.b * p.epsilon / floor.sqrt(),
+            kappa: s.kappa(),
+            scale: p.scale,
+        };
+        validation::finite("beta_t^{1/2}", terms.unscaled())?;
+        Ok(terms)
+    }
+}
+
+/// The terms of Theorem 1's `beta_t^{1/2}` (module docs), in the order they are summed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WidthTerms {
+    /// `B sqrt(lambda_max + lambda)`: the norm of the parameter under the regulariser and the
+    /// noise's largest eigenvalue.
+    pub norm: f64,
+    /// `rho sqrt(2 ln(2/zeta) + ln det V_t - m ln(lambda + lambda_min))`: the self-normalised
+    /// reward-noise term.
+    pub information: f64,
+    /// `t B eps / sqrt(lambda + lambda_min)`: the features' approximation error.
+    pub approximation: f64,
+    /// `kappa`: the noise on `u~_t` ([`Spectrum::kappa`]).
+    pub kappa: f64,
+    /// [`WidthParams::scale`].
+    pub scale: f64,
+}
+
+impl WidthTerms {
+    /// The sum of the four terms (Theorem 1's `beta_t^{1/2}`).
+    pub fn unscaled(&self) -> f64 {
+        self.norm + self.information + self.approximation + self.kappa
+    }
+
+    /// `scale` times the sum: the width the UCB uses.
+    pub fn sqrt_beta(&self) -> f64 {
+        self.scale * self.unscaled()
     }
 }
