@@ -612,6 +612,44 @@ impl<FE, FA, FC> Runner<FE, FA, FC> {
         )
     }
 
+    /// All `config.n_trials` trials in parallel, as [`Runner::trials`], trial `i` shown to its
+    /// own observer `make_observer(i)` ([`Runner::trial_observed`]); returns the batch and the
+    /// observers in trial order. The observers draw no randomness, so the batch equals
+    /// [`Runner::trials`]'s bit for bit.
+    pub fn trials_observed<E, A, C, O>(
+        &self,
+        make_observer: impl Fn(usize) -> O + Sync,
+    ) -> Result<(BatchResult, Vec<O>), BanditError>
+    where
+        E: Environment,
+        C: Curator,
+        A: Agent<Message = C::Message>,
+        FE: Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
+        FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
+        FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
+        O: RoundObserver<C::Message> + Send,
+    {
+        let (trials, observers): (Vec<_>, Vec<_>) = (0..self.config.n_trials)
+            .into_par_iter()
+            .map(|i| {
+                let mut observer = make_observer(i);
+                self.trial_observed(i, &mut observer)
+                    .map(|record| (record, observer))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
+        Ok((
+            BatchResult {
+                config: self.config,
+                trials,
+            },
+            observers,
+        ))
+    }
+
     /// All `config.n_trials` trials, in parallel on the current rayon pool. Each trial builds
     /// its components from its own seeded streams, so the result is bit-identical for any
     /// number of threads. The first failing trial's error (in trial order) is returned.

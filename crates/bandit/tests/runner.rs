@@ -368,6 +368,16 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
         .map(|r| (r.action, r.message, r.optimal_mean - r.mean_reward))
         .collect();
     assert_eq!(seen, from_transcript);
+    // Every trial observed in parallel: the same batch, each observer saw its own trial.
+    let (observed, transcripts) = runner
+        .trials_observed(|_| Transcript::<f64>::new())
+        .unwrap();
+    assert_eq!(observed, batch);
+    assert_eq!(transcripts.len(), config.n_trials);
+    for (i, t) in transcripts.iter().enumerate() {
+        assert_eq!(t.actions(), batch.trials[i].actions, "trial {i}");
+    }
+    assert_eq!(transcripts[trial], transcript);
 }
 
 #[test]

@@ -43,6 +43,16 @@ impl ServerStatistics {
 pub trait StatisticsMessage {
     /// Apply the message to the server's statistics (replace them, or add to them).
     fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError>;
+
+    /// [`StatisticsMessage::apply`] without consuming the message (a copy of the server's
+    /// statistics kept beside it, e.g. by the reproduction's diagnostics): the same update, by
+    /// default on a clone.
+    fn update(&self, state: &mut ServerStatistics) -> Result<(), JdpQffError>
+    where
+        Self: Clone,
+    {
+        self.clone().apply(state)
+    }
 }
 
 /// `(Sigma~_{t+1}, u~_{t+1})` as released by the PRIVATIZER after round `t` (Algorithm 2: the
@@ -171,6 +181,11 @@ impl ClientMessage {
 
 impl StatisticsMessage for ClientMessage {
     fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
+        self.update(state)
+    }
+
+    /// Adds by reference (no clone): the same additions as [`StatisticsMessage::apply`].
+    fn update(&self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
         check_shape(state, self.sigma_increment.nrows(), self.u_increment.len())?;
         state.sigma += &self.sigma_increment;
         state.u += &self.u_increment;

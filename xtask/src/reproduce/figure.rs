@@ -1,6 +1,7 @@
 //! The one figure writer of `reproduce`: for a finished figure, every curve's trial records
 //! (`ID-LABEL.json`), the per-round mean, sd, min and max of every curve (`ID.csv`, rounds
-//! numbered from the figure's `first_round`), the plot of the figure's metric with bands of
+//! numbered from the figure's `first_round`), a curve's per-trial diagnostics when its run
+//! records them (`ID-LABEL-diagnostics.csv`), the plot of the figure's metric with bands of
 //! one standard deviation or standard error (`ID.svg`, the figure's `band`) and one row per
 //! curve of `summary.md`.
 
@@ -44,6 +45,11 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
             std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
         serde_json::to_writer(BufWriter::new(file), &c.batch)
             .with_context(|| format!("writing {}", path.display()))?;
+        if let Some(table) = &c.table {
+            let path = out.join(format!("{}-{}-diagnostics.csv", f.id, c.label));
+            std::fs::write(&path, table.to_csv())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
     }
 
     // CSV: round, then mean/sd/min/max per curve.

@@ -165,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let _ = writeln!(
         md,
-        "\nTotal time: {total:.1} s. Curves: `figXX.svg` (mean, band = +- one {} over trials), data: `figXX.csv`, per-trial records: `figXX-ALGORITHM.json`.",
+        "\nTotal time: {total:.1} s. Curves: `figXX.svg` (mean, band = +- one {} over trials), data: `figXX.csv`, per-trial records: `figXX-ALGORITHM.json`, per-trial diagnostics where the paper records them: `figXX-ALGORITHM-diagnostics.csv`.",
         band
     );
     std::fs::write(out.join("summary.md"), &md)?;

@@ -441,6 +441,7 @@ mod tests {
             batch,
             seconds: 0.0,
             diagnostics: Vec::new(),
+            table: None,
         }
     }
 

@@ -89,6 +89,7 @@
 pub mod claim;
 pub mod paired;
 pub mod panel;
+pub mod table;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -96,6 +97,7 @@ use std::time::Instant;
 pub use claim::{Ablation, At, Claim, ClaimResult, ClaimVerdict, Problem};
 pub use paired::{PairedTest, paired_test};
 pub use panel::{Panel, find_panel};
+pub use table::RunTable;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -558,8 +560,20 @@ impl Parameters {
 /// Named numbers a run reports beside its batch (e.g. a clipped fraction per trial).
 pub type Diagnostics = Vec<(String, f64)>;
 
+/// What a run produces: its batch, the named numbers beside it, and a table of per-trial
+/// diagnostics when the run records one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutput {
+    /// The batch of seeded trials.
+    pub batch: BatchResult,
+    /// Named numbers ([`Run::with_diagnostics`]; empty otherwise).
+    pub diagnostics: Diagnostics,
+    /// Per-trial diagnostics ([`Run::with_table`]; `None` otherwise).
+    pub table: Option<RunTable>,
+}
+
 /// A boxed batch producer.
-type Produce = Box<dyn FnOnce() -> Result<(BatchResult, Diagnostics), BoxedError>>;
+type Produce = Box<dyn FnOnce() -> Result<RunOutput, BoxedError>>;
 
 /// One curve of a figure: its label and how to produce its batch of seeded trials.
 pub struct Run {
@@ -581,7 +595,11 @@ impl Run {
             label: label.into(),
             produce: Box::new(move || {
                 produce()
-                    .map(|b| (b, Diagnostics::new()))
+                    .map(|batch| RunOutput {
+                        batch,
+                        diagnostics: Diagnostics::new(),
+                        table: None,
+                    })
                     .map_err(Into::into)
             }),
         }
@@ -598,7 +616,38 @@ impl Run {
     {
         Self {
             label: label.into(),
-            produce: Box::new(move || produce().map_err(Into::into)),
+            produce: Box::new(move || {
+                produce()
+                    .map(|(batch, diagnostics)| RunOutput {
+                        batch,
+                        diagnostics,
+                        table: None,
+                    })
+                    .map_err(Into::into)
+            }),
+        }
+    }
+
+    /// A curve drawn from the batch that `produce` returns, with a table of per-trial
+    /// diagnostics beside it ([`CurveResult::table`]; written as CSV, not plotted).
+    pub fn with_table<E>(
+        label: impl Into<String>,
+        produce: impl FnOnce() -> Result<(BatchResult, RunTable), E> + 'static,
+    ) -> Self
+    where
+        E: Into<BoxedError>,
+    {
+        Self {
+            label: label.into(),
+            produce: Box::new(move || {
+                produce()
+                    .map(|(batch, table)| RunOutput {
+                        batch,
+                        diagnostics: Diagnostics::new(),
+                        table: Some(table),
+                    })
+                    .map_err(Into::into)
+            }),
         }
     }
 
@@ -607,7 +656,7 @@ impl Run {
     /// # Errors
     /// The producer's error, boxed.
     pub fn execute(self) -> Result<BatchResult, BoxedError> {
-        (self.produce)().map(|(b, _)| b)
+        (self.produce)().map(|o| o.batch)
     }
 
     /// Produce the batch and the diagnostics.
@@ -615,6 +664,14 @@ impl Run {
     /// # Errors
     /// The producer's error, boxed.
     pub fn execute_with_diagnostics(self) -> Result<(BatchResult, Diagnostics), BoxedError> {
+        (self.produce)().map(|o| (o.batch, o.diagnostics))
+    }
+
+    /// Produce everything the run reports.
+    ///
+    /// # Errors
+    /// The producer's error, boxed.
+    pub fn execute_all(self) -> Result<RunOutput, BoxedError> {
         (self.produce)()
     }
 }
@@ -726,6 +783,8 @@ pub struct CurveResult {
     pub seconds: f64,
     /// What the run reported beside its batch ([`Run::with_diagnostics`]; empty otherwise).
     pub diagnostics: Diagnostics,
+    /// Its per-trial diagnostics table ([`Run::with_table`]; `None` otherwise).
+    pub table: Option<RunTable>,
 }
 
 /// A finished figure: its description and its curves, in drawing order.
@@ -917,13 +976,15 @@ pub trait PaperExperiments: Sync {
                 label: &label,
             });
             let started = Instant::now();
-            let (batch, diagnostics) =
-                run.execute_with_diagnostics()
-                    .map_err(|source| ExperimentError::Run {
-                        figure: figure.id.to_string(),
-                        label: label.clone(),
-                        source,
-                    })?;
+            let RunOutput {
+                batch,
+                diagnostics,
+                table,
+            } = run.execute_all().map_err(|source| ExperimentError::Run {
+                figure: figure.id.to_string(),
+                label: label.clone(),
+                source,
+            })?;
             let seconds = started.elapsed().as_secs_f64();
             if batch.config.horizon != options.horizon() {
                 return Err(ExperimentError::InvalidBatch {
@@ -940,6 +1001,7 @@ pub trait PaperExperiments: Sync {
                 summary,
                 seconds,
                 diagnostics,
+                table,
             });
             progress(Progress::Finished {
                 figure,

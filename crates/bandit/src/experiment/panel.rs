@@ -154,6 +154,26 @@ impl<P, C> Panel<P, C> {
             .collect()
     }
 
+    /// [`Panel::runs`] for producers that report a per-trial diagnostics table beside the batch
+    /// ([`Run::with_table`]).
+    ///
+    /// # Errors
+    /// As [`Panel::runs`].
+    pub fn runs_with_table<F, E>(
+        &self,
+        selected: &Figure,
+        mut produce: impl FnMut(&C) -> F,
+    ) -> Result<Vec<Run>, ExperimentError>
+    where
+        F: FnOnce() -> Result<(crate::runner::BatchResult, super::RunTable), E> + 'static,
+        E: Into<crate::error::BoxedError>,
+    {
+        self.selected(selected)?
+            .into_iter()
+            .map(|(label, c)| Ok(Run::with_table(label, produce(c))))
+            .collect()
+    }
+
     /// The curves `selected` lists, with their configurations.
     fn selected<'a>(
         &'a self,

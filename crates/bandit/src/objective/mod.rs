@@ -8,7 +8,7 @@ mod normalised;
 mod rkhs;
 
 pub use benchmarks::{Camelback, Michalewicz, StyblinskiTang};
-pub use dubey::{DubeyEnvironment, DubeyObjective};
+pub use dubey::{BALL_RADIUS, DubeyEnvironment, DubeyObjective};
 pub use gp_sample::{GpSample, HeterogeneousAgents, PerturbedCopies};
 pub use normalised::Normalised;
 pub use rkhs::{CentreSampling, RkhsEnvironment, RkhsFunction, RkhsKernel, RkhsSynthetic};

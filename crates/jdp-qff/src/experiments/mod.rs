@@ -60,6 +60,7 @@
 //! hardened sampler is what the verification audits.
 
 mod ablations;
+pub mod diagnostics;
 mod panels;
 mod problems;
 mod runs;
@@ -196,7 +197,7 @@ impl PaperExperiments for Dubey2021 {
             .apply(base)
             .map_err(setup)?;
         let config = options.run_config();
-        panel.runs(figure, |&setting| {
+        panel.runs_with_table(figure, |&setting| {
             let params = if setting.follows_profile() {
                 profiled
             } else {
