@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use bandit::agent::{Curator, Feedback};
 use kernel::FeatureMap;
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, Axis};
 use privacy::mechanisms::matrix::clipped_outer_product;
 use privacy::mechanisms::tree::TreeAggregation;
 use privacy::{Guarantee, Mechanism, PrivacyClaim, PrivacyError, TrustModel};
@@ -131,10 +131,15 @@ pub(crate) fn item<F: FeatureMap>(
 /// `(m+1) x (m+1)` prefix sum.
 pub(crate) fn split(prefix: &Array2<f64>, shift: f64, observations: u64) -> PrivatizedStatistics {
     let m = prefix.nrows() - 1;
-    let sigma = Array2::from_shape_fn((m, m), |(i, j)| {
-        prefix[[i, j]] + if i == j { shift } else { 0.0 }
-    });
-    let u = Array1::from_shape_fn(m, |i| prefix[[i, m]]);
+    // `x + 0` off the diagonal (as `x + (if i == j { shift } else { 0 })` always was: a
+    // negative zero becomes a positive one), `x + shift` on it.
+    let (rows, _) = prefix.view().split_at(Axis(0), m);
+    let (block, last) = rows.split_at(Axis(1), m);
+    let mut sigma = block.mapv(|x| x + 0.0);
+    for (i, d) in sigma.diag_mut().iter_mut().enumerate() {
+        *d = prefix[[i, i]] + shift;
+    }
+    let u = last.column(0).to_owned();
     PrivatizedStatistics::new(
         sigma,
         u,

@@ -12,7 +12,13 @@ use crate::error::KernelError;
 
 /// Copy an `ndarray` view into a (column-major) `faer::Mat`.
 pub fn to_faer(a: ArrayView2<'_, f64>) -> Mat<f64> {
-    Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[[i, j]])
+    let (r, c) = a.dim();
+    // A standard-layout array is a row-major slice: faer copies it in one pass (the same
+    // values; only the layout changes).
+    match a.as_slice() {
+        Some(s) => MatRef::from_row_major_slice(s, r, c).to_owned(),
+        None => Mat::from_fn(r, c, |i, j| a[[i, j]]),
+    }
 }
 
 /// Copy a `faer` matrix into an owned `ndarray` array.

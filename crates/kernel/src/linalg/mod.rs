@@ -27,7 +27,7 @@ mod eigen;
 pub use cholesky::Cholesky;
 pub use eigen::{SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen};
 
-use ndarray::{ArrayBase, ArrayView2, Data, Dimension};
+use ndarray::{ArrayBase, ArrayView2, Axis, Data, Dimension};
 
 use crate::error::KernelError;
 use validation::ensure_finite;
@@ -74,9 +74,10 @@ pub fn validate_symmetric(what: &'static str, a: ArrayView2<'_, f64>) -> Result<
     ensure_finite(what, a.iter())?;
     let scale = a.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     let mut worst = (0, 0, 0.0);
-    for i in 0..rows {
-        for j in 0..i {
-            let gap = (a[[i, j]] - a[[j, i]]).abs();
+    for (i, (row, col)) in a.outer_iter().zip(a.axis_iter(Axis(1))).enumerate() {
+        // a[i, j] against a[j, i] for j < i, j ascending.
+        for (j, (x, y)) in row.iter().zip(col.iter()).take(i).enumerate() {
+            let gap = (x - y).abs();
             if gap > worst.2 {
                 worst = (i, j, gap);
             }

@@ -3,7 +3,7 @@
 //! statistic `v v^T` with `v = [phi; y]`, and the mechanism that releases that statistic
 //! ([`OuterProductGaussian`]).
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 
 use crate::claim::{Guarantee, PrivacyClaim, TrustModel};
@@ -48,9 +48,11 @@ pub fn pack_upper(m: ArrayView2<'_, f64>) -> Result<Array1<f64>, PrivacyError> {
         }));
     }
     let mut out = Vec::with_capacity(packed_len(d));
-    for i in 0..d {
-        for j in i..d {
-            out.push(finite("matrix entry", m[[i, j]])?);
+    for (i, row) in m.outer_iter().enumerate() {
+        // Row i from column i on, in order (a contiguous row is read as a slice).
+        let (_, upper) = row.split_at(Axis(0), i);
+        for &v in &upper {
+            out.push(finite("matrix entry", v)?);
         }
     }
     Ok(Array1::from(out))
@@ -68,16 +70,28 @@ pub fn unpack_symmetric(
             got: packed.len(),
         }));
     }
-    let mut m = Array2::zeros((d, d));
+    // Row-major: row i's upper part (columns i..d) is the next d - i packed values; the strict
+    // lower triangle is then mirrored from the upper one.
+    let packed = packed.to_vec();
+    let mut v = vec![0.0; d * d];
     let mut k = 0;
     for i in 0..d {
-        for j in i..d {
-            m[[i, j]] = packed[k];
-            m[[j, i]] = packed[k];
-            k += 1;
+        v[i * d + i..(i + 1) * d].copy_from_slice(&packed[k..k + d - i]);
+        k += d - i;
+    }
+    for i in 1..d {
+        for j in 0..i {
+            v[i * d + j] = v[j * d + i];
         }
     }
-    Ok(m)
+    let got = v.len();
+    Array2::from_shape_vec((d, d), v).map_err(|_| {
+        PrivacyError::Input(InputError::DimensionMismatch {
+            context: "unpacked symmetric matrix",
+            expected: d * d,
+            got,
+        })
+    })
 }
 
 /// The outer product `v v^T` of `v = [phi; y]`, after clipping `phi` to L2 norm `phi_bound` and
