@@ -72,6 +72,10 @@ pub fn checks() -> Vec<Check> {
             "jdp-qff/control/lemma6-printed-kappa",
             spectrum::control_lemma6_printed_kappa,
         ),
+        Check::new(
+            "jdp-qff/control/local-half-shift",
+            spectrum::control_local_half_shift,
+        ),
         Check::new("jdp-qff/scaling/jdp", scaling::scaling_jdp),
         Check::new("jdp-qff/scaling/local", scaling::scaling_local),
         Check::new(

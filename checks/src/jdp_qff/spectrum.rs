@@ -142,20 +142,26 @@ const LOCAL_ALPHA: f64 = 100.0;
 /// messages`), under Lemma 6's
 /// spectrum (`rule`) at `zeta = ALPHA / runs`. The runs draw from the named seed
 /// `jdp-qff/spectrum/local`, so the check and its control see the same noise. `printed`: hold
-/// the runs against Lemma 6's `kappa` as printed ([`Spectrum::lemma6_printed_kappa`]) instead.
+/// the runs against Lemma 6's `kappa` as printed ([`Spectrum::lemma6_printed_kappa`]) instead;
+/// `HalfShift`: the server adds half the shift while the spectrum claimed stays the rule's.
 fn local_runs(
     ctx: &Context,
     rule: SpectrumRule,
-    printed: bool,
+    variant: LocalVariant,
 ) -> Result<SpectrumRun, verification::CheckError> {
     let (runs, horizon, features, zeta) = setup(ctx)?;
     let m = features.dim();
     let cal = LocalCalibration::new(LOCAL_ALPHA, 0.1, 1.0, ZcdpConversion::Classic)?;
     let mut spectrum = Spectrum::local(&cal, m, horizon, zeta, rule)?;
-    if printed {
+    if variant == LocalVariant::PrintedKappa {
         spectrum.h_norm =
             Spectrum::lemma6_printed_kappa(&cal, m, horizon, zeta)? * spectrum.lambda_min.sqrt();
     }
+    let server_shift = if variant == LocalVariant::HalfShift {
+        0.5 * spectrum.shift
+    } else {
+        spectrum.shift
+    };
     let client = LocalClient::new(Arc::clone(&features), cal)?;
     let mut out = SpectrumRun::empty(spectrum, runs, horizon, m, zeta);
     for run in 0..runs {
@@ -164,7 +170,7 @@ fn local_runs(
         ));
         let mut sigma = Array2::<f64>::zeros((m, m));
         let mut u = Array1::<f64>::zeros(m);
-        let mut server = LocalServer::new(m, spectrum.shift)?;
+        let mut server = LocalServer::new(m, server_shift)?;
         for _ in 0..horizon {
             let x = Array1::from_shape_fn(2, |_| 4.0 * rng.random::<f64>() - 2.0);
             let y = if rng.random::<f64>() < 0.5 { 0.0 } else { 1.0 };
@@ -257,12 +263,61 @@ fn outcome(ctx: &Context, rule: SpectrumRule, every_entry: bool) -> CheckResult 
     Ok(o)
 }
 
-/// The local check (`printed = false`) or its control (Lemma 6's printed `kappa`).
-fn local_outcome(ctx: &Context, rule: SpectrumRule, printed: bool) -> CheckResult {
-    let r = local_runs(ctx, rule, printed)?;
+/// Which local runs: the check, or one of its two controls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LocalVariant {
+    /// The real clients and server under the rule's spectrum.
+    Check,
+    /// The same runs held against Lemma 6's `kappa` as printed.
+    PrintedKappa,
+    /// The server adds half the rule's shift; the rule's spectrum is still claimed.
+    HalfShift,
+}
+
+/// The local check or one of its controls ([`LocalVariant`]).
+fn local_outcome(ctx: &Context, rule: SpectrumRule, variant: LocalVariant) -> CheckResult {
+    let r = local_runs(ctx, rule, variant)?;
     let inside = r.rounds_outside == 0;
     let rule_name = rule_name(rule, "Lemma 6");
-    if printed {
+    if variant == LocalVariant::HalfShift {
+        // With half the shift, H_t = N_t + (shift / 2) I and the derived rule's
+        // lambda_min = shift / 2, so a round is inside only if the summed noise N_t is PSD,
+        // which needs its m diagonal entries >= 0. Each is a sum of independent symmetric
+        // discrete Gaussians on the grid w Z, so it is >= 0 with probability at most
+        // 1/2 + p0, where p0 bounds the largest atom: P(X = 0) = 1 / sum_k exp(-(k w)^2 /
+        // (2 sigma^2)) <= 1 / (sigma sqrt(2 pi) / w - 1) (the sum exceeds the integral minus
+        // the largest term), and a sum's atoms are at most its last term's largest.
+        // Independent across the diagonal and across the runs at round T.
+        let cal = LocalCalibration::new(LOCAL_ALPHA, 0.1, 1.0, ZcdpConversion::Classic)?;
+        let packed = r.m * (r.m + 1) / 2;
+        let w = privacy::Grid::for_sensitivity(
+            cal.sensitivity_x(),
+            packed,
+            privacy::sampler::Norm::L2,
+        )?
+        .width();
+        let ratio = cal.sigma_x() * (2.0 * std::f64::consts::PI).sqrt() / w;
+        let p0 = if ratio > 2.0 {
+            1.0 / (ratio - 1.0)
+        } else {
+            0.5
+        };
+        let per_run = (0.5 + p0).powi(i32::try_from(r.m).unwrap_or(i32::MAX));
+        let false_pass = per_run.powi(i32::try_from(r.runs).unwrap_or(i32::MAX));
+        let o = Outcome::new(
+            CheckKind::PositiveControl,
+            format!(
+                "Algorithm 3's summed client messages (alpha = {LOCAL_ALPHA}) with the server adding half of {rule_name}'s PSD shift, the rule's spectrum still claimed"
+            ),
+            format!(
+                "the local spectrum check catches a shift understated by 2 (some eigenvalue of H_t below lambda_min); a false pass needs the summed noise PSD in round T of every run, probability at most {false_pass:.1e} ((1/2 + {p0:.1e})^m per run: every diagonal entry >= 0, the grid's largest atom bounded)"
+            ),
+            measured(&r),
+            verdict(!inside),
+        );
+        return Ok(with_values(o, &r).value("false_pass_bound", false_pass));
+    }
+    if variant == LocalVariant::PrintedKappa {
         // The control passes by mistake only if no round of any run exceeds the printed
         // h_norm, in particular not round T: ||h_T||^2 / (T sigma_u^2) is chi-square with m
         // degrees of freedom for Gaussian noise (the exact discrete Gaussian on a grid about
@@ -305,15 +360,19 @@ fn local_outcome(ctx: &Context, rule: SpectrumRule, printed: bool) -> CheckResul
 }
 
 pub(super) fn spectrum_local_paper(ctx: &Context) -> CheckResult {
-    local_outcome(ctx, SpectrumRule::Paper, false)
+    local_outcome(ctx, SpectrumRule::Paper, LocalVariant::Check)
 }
 
 pub(super) fn spectrum_local_derived(ctx: &Context) -> CheckResult {
-    local_outcome(ctx, SpectrumRule::Derived, false)
+    local_outcome(ctx, SpectrumRule::Derived, LocalVariant::Check)
 }
 
 pub(super) fn control_lemma6_printed_kappa(ctx: &Context) -> CheckResult {
-    local_outcome(ctx, SpectrumRule::Paper, true)
+    local_outcome(ctx, SpectrumRule::Paper, LocalVariant::PrintedKappa)
+}
+
+pub(super) fn control_local_half_shift(ctx: &Context) -> CheckResult {
+    local_outcome(ctx, SpectrumRule::Derived, LocalVariant::HalfShift)
 }
 
 pub(super) fn spectrum_paper(ctx: &Context) -> CheckResult {

@@ -20,6 +20,10 @@ use crate::statistics::ClientMessage;
 
 /// GP-UCB with local JDP (Algorithm 3): a [`LocalServer`] and the clients' [`ClientSelection`],
 /// simulated in one process ([`crate::local()`] builds it).
+///
+/// As in the paper, client `t` computes `V_t` and `beta_t` when it selects: a `V_t` that is not
+/// positive definite is reported by `select` in round `t` (Algorithm 1's server, which factors
+/// after each release, reports it by `observe` in round `t - 1`).
 #[derive(Debug)]
 pub struct LocalJdpGpUcb<F> {
     server: LocalServer,

@@ -1,5 +1,7 @@
 //! Algorithm 3's SERVER (GP-UCB with local JDP): "Initialize `Sigma_1 = 0, u_1 = 0`. For round
-//! `t`: send `Sigma~_t, u~_t -> CLIENT(t)`; receive the updated sums `<- CLIENT(t)`."
+//! `t`: send `Sigma~_t, u~_t -> CLIENT(t)`; receive the updated sums `<- CLIENT(t)`." Here the
+//! client sends its increment (its noisy `Phi Phi^T + N_t` and `y Phi + n_t`) and the server
+//! adds it: the same sums, and the server never holds a sum a client could have altered.
 //!
 //! It holds the sums of the clients' messages and nothing else: its only input is a
 //! [`ClientMessage`] (built only by a [`crate::LocalClient`]), its only output the sums it

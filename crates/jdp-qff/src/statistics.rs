@@ -1,13 +1,14 @@
-//! What crosses the trust boundary to the SERVER of Algorithm 1: privatised statistics only.
+//! What crosses the trust boundary to the SERVER of Algorithm 1 (and to Algorithm 3's
+//! [`crate::LocalServer`]): privatised statistics only.
 //!
 //! [`PrivatizedStatistics`] (Algorithm 2: `(Sigma~_t, u~_t)` released by the PRIVATIZER) and
 //! [`ClientMessage`] (Algorithm 3: one client's noisy `(Phi Phi^T + N_t, y Phi + n_t)`) have no
 //! public constructor: the only way to make one is a privatizer's or a client's
 //! [`bandit::agent::Curator::curate`]. The non-private comparison's exact sums have a type of
 //! their own, [`ExactSums`] (made by [`crate::privatizer::ExactStatistics`]), so that no
-//! un-noised statistic can pass for a privatized one. The server is generic over
-//! [`StatisticsMessage`]; a server built by [`crate::jdp`] or [`crate::local()`] takes one of
-//! the two private types, so the type checker guarantees that it never receives a raw
+//! un-noised statistic can pass for a privatized one. Algorithm 1's server is generic over
+//! [`StatisticsMessage`]; the server built by [`crate::jdp`] takes [`PrivatizedStatistics`],
+//! the [`crate::LocalServer`] of [`crate::local()`] takes [`ClientMessage`], so the type checker guarantees that it never receives a raw
 //! `(Phi(x_t), y_t)`. The trait is public so that
 //! tests and fixtures can replay a given privatised history (the verification crate's jdp-qff
 //! fixtures do); a message type of one's own is outside this guarantee.

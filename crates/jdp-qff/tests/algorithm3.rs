@@ -1,7 +1,9 @@
 //! Algorithm 3 as printed: the SERVER ([`LocalServer`]) only adds the clients' messages and
 //! broadcasts the sums; each CLIENT(t) ([`ClientSelection`]) selects from the broadcast and its
-//! own `D_t`. Moving the selection from the server to the client changes no number: the same
-//! messages give the same choices as Algorithm 1's server fed them.
+//! own `D_t`. Fed the same messages, the protocol makes the same choices as Algorithm 1's server.
+//! (Both build their posterior with [`jdp_qff::Posterior`], so this test cannot see a change in
+//! that shared code; that the refactoring changed no number is shown by the local snapshot test
+//! and by the reproduction's and checks' outputs, compared before and after.)
 
 use std::sync::Arc;
 
@@ -19,8 +21,8 @@ fn features() -> Arc<kernel::QuadratureFourierFeatures> {
     Arc::new(jdp_qff::features::nqff(2, 1.0, 4).unwrap())
 }
 
-/// The local protocol and Algorithm 1's server fed the same client messages: every choice,
-/// every `beta_t^{1/2}` input and the final sums agree bit for bit.
+/// The local protocol and Algorithm 1's server fed the same client messages: every choice and
+/// every `beta_t^{1/2}` agree bit for bit, and so do the final sums.
 #[test]
 fn selection_in_the_client_chooses_what_the_server_would() {
     let f = features();

@@ -11,7 +11,7 @@
 //! | column | what |
 //! |---|---|
 //! | `trial`, `round` | the trial and the round `t` (1-based; the posterior of `t - 1` observations) |
-//! | `sigma_x`, `sigma_u` | the noise sd per entry of `Sigma~` and of `u~` (JDP: the tree's node sd for both; local: Lemma 5's; 0 without noise) |
+//! | `sigma_x`, `sigma_u` | the noise sd per entry of `Sigma~` and of `u~` (JDP: the tree's node sd for both; local: the clients' `sigma_X`, `sigma_u` of the run's calibration; 0 without noise) |
 //! | `shift`, `lambda_min`, `lambda_max` | the PSD shift and the spectrum of the noise model ([`crate::Spectrum`]) |
 //! | `data_eig_1..3` | the three largest eigenvalues of the exact `Sigma_t` (what the data contribute), to hold against the shift |
 //! | `noise_eig_min`, `noise_eig_max` | the extreme eigenvalues of `H_t = Sigma~_t - Sigma_t` (noise and shift together; within `[lambda_min, lambda_max]` with probability `1 - zeta`) |
@@ -19,7 +19,8 @@
 //! | `mean_min`, `mean_max` | the range of `<theta~_t, Phi(x)>` over `D_t` |
 //! | `width_min`, `width_max` | the range of `beta_t^{1/2} ||Phi(x)||_{V_t^-1}` over `D_t` |
 //! | `chosen_mean`, `chosen_width` | the two parts of the chosen point's score |
-//! | `boundary_chosen`, `boundary_offered` | the fraction of coordinates of the points chosen in rounds `1..t` that lie in the outer band of the domain (box: `|x_i - c_i|` above 80% of the half-width, the outer 20% of each side; ball: norm above 90% of the radius), and the same over every point offered (what uniform play would show) |
+//! | `score_max` | the largest score `mean + width` over `D_t` (the chosen point's, when the row is of the posterior the learner selected from) |
+//! | `boundary_chosen`, `boundary_offered` | the fraction of coordinates of the points chosen in rounds `1..t` that lie in the outer band of the domain (box: `|x_i - c_i|` above 80% of the half-width, i.e. the outer tenth of the range at each end of each coordinate, a fifth in all; ball: every coordinate of a point whose norm is above 90% of the radius), and the same over every point offered (what uniform play would show) |
 //!
 //! Uniform play has no posterior: its rows carry only `trial`, `round` and the boundary
 //! fractions (the other fields are empty).
@@ -38,7 +39,7 @@ use crate::statistics::{ServerStatistics, StatisticsMessage};
 use crate::width::ConfidenceWidth;
 
 /// The columns of the table (module docs).
-pub const COLUMNS: [&str; 26] = [
+pub const COLUMNS: [&str; 27] = [
     "trial",
     "round",
     "sigma_x",
@@ -63,6 +64,7 @@ pub const COLUMNS: [&str; 26] = [
     "width_max",
     "chosen_mean",
     "chosen_width",
+    "score_max",
     "boundary_chosen",
     "boundary_offered",
 ];
@@ -211,7 +213,13 @@ impl<F: FeatureMap> Recorder<F> {
         let posterior = Posterior::of(&self.shadow, &l.width)?;
         let (mean, var) = posterior.evaluate(&*self.features, view.decision_set)?;
         let sqrt_beta = posterior.sqrt_beta();
-        let width = var.mapv(|v| sqrt_beta * v.sqrt());
+        // The score as `bandit::policy::ucb_argmax` computes it.
+        let width = var.mapv(|v| sqrt_beta * v.max(0.0).sqrt());
+        let score_max = mean
+            .iter()
+            .zip(&width)
+            .map(|(m, w)| m + w)
+            .fold(f64::NEG_INFINITY, f64::max);
         let range = |a: &ndarray::Array1<f64>| {
             a.iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
@@ -251,6 +259,7 @@ impl<F: FeatureMap> Recorder<F> {
             width_max,
             mean[view.action],
             width[view.action],
+            score_max,
             chosen,
             offered,
         ])

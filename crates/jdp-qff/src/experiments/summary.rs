@@ -155,10 +155,10 @@ fn at_the_end(r: &FigureResult) -> String {
         );
     }
     md.push_str(
-        "\nA width range far above the mean range means the choice follows the width, not the \
-         estimate; the outer band is the outer 20% of each coordinate's range (uniform play: \
-         about 0.2). These are descriptions of the runs, not explanations: a cause is stated \
-         only where an ablation in the claims table isolates it.\n",
+        "\nThe outer band is the outer tenth of each coordinate's range at either end (what the \
+         offered points show is uniform play's fraction). These are descriptions of the runs, \
+         not explanations: a cause is stated only where an ablation in the claims table \
+         isolates it.\n",
     );
     md
 }
