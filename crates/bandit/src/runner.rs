@@ -662,15 +662,6 @@ impl<FE, FA, FC> Runner<FE, FA, FC> {
         FA: Fn(&E, &mut ChaCha20Rng) -> Result<A, A::Error> + Sync,
         FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
     {
-        let trials = (0..self.config.n_trials)
-            .into_par_iter()
-            .map(|i| self.trial(i))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(BatchResult {
-            config: self.config,
-            trials,
-        })
+        self.trials_observed(|_| ()).map(|(batch, _)| batch)
     }
 }

@@ -591,18 +591,13 @@ impl Run {
     where
         E: Into<BoxedError>,
     {
-        Self {
-            label: label.into(),
-            produce: Box::new(move || {
-                produce()
-                    .map(|batch| RunOutput {
-                        batch,
-                        diagnostics: Diagnostics::new(),
-                        table: None,
-                    })
-                    .map_err(Into::into)
-            }),
-        }
+        Self::producing(label, move || {
+            produce().map(|batch| RunOutput {
+                batch,
+                diagnostics: Diagnostics::new(),
+                table: None,
+            })
+        })
     }
 
     /// A curve drawn from the batch that `produce` returns, with named numbers beside it
@@ -614,18 +609,13 @@ impl Run {
     where
         E: Into<BoxedError>,
     {
-        Self {
-            label: label.into(),
-            produce: Box::new(move || {
-                produce()
-                    .map(|(batch, diagnostics)| RunOutput {
-                        batch,
-                        diagnostics,
-                        table: None,
-                    })
-                    .map_err(Into::into)
-            }),
-        }
+        Self::producing(label, move || {
+            produce().map(|(batch, diagnostics)| RunOutput {
+                batch,
+                diagnostics,
+                table: None,
+            })
+        })
     }
 
     /// A curve drawn from the batch that `produce` returns, with a table of per-trial
@@ -637,17 +627,26 @@ impl Run {
     where
         E: Into<BoxedError>,
     {
+        Self::producing(label, move || {
+            produce().map(|(batch, table)| RunOutput {
+                batch,
+                diagnostics: Diagnostics::new(),
+                table: Some(table),
+            })
+        })
+    }
+
+    /// A curve from a producer of its whole [`RunOutput`].
+    fn producing<E>(
+        label: impl Into<String>,
+        produce: impl FnOnce() -> Result<RunOutput, E> + 'static,
+    ) -> Self
+    where
+        E: Into<BoxedError>,
+    {
         Self {
             label: label.into(),
-            produce: Box::new(move || {
-                produce()
-                    .map(|(batch, table)| RunOutput {
-                        batch,
-                        diagnostics: Diagnostics::new(),
-                        table: Some(table),
-                    })
-                    .map_err(Into::into)
-            }),
+            produce: Box::new(move || produce().map_err(Into::into)),
         }
     }
 

@@ -117,6 +117,18 @@ fn batch<E: Environment>(
             sigma_u: sigma,
         })
     };
+    // Algorithms 1 + 2 with these parameters.
+    let run_jdp = |p: JdpQffParams| {
+        let p = p.validate()?;
+        let learner = jdp_learner(&p)?;
+        go(
+            config,
+            &make_env,
+            |_: &E| jdp(Arc::clone(&features), horizon, &p),
+            &diagnostics,
+            learner,
+        )
+    };
     match setting {
         Setting::Uniform => {
             let (batch, recorders) = Runner::new(*config, make_env, |_, _| {
@@ -138,17 +150,7 @@ fn batch<E: Environment>(
             };
             go(config, make_env, move |_: &E| make(), &diagnostics, learner)
         }
-        Setting::Jdp { alpha, beta } => {
-            let p = with(alpha, beta).validate()?;
-            let learner = jdp_learner(&p)?;
-            go(
-                config,
-                make_env,
-                move |_: &E| jdp(Arc::clone(&features), horizon, &p),
-                &diagnostics,
-                learner,
-            )
-        }
+        Setting::Jdp { alpha, beta } => run_jdp(with(alpha, beta)),
         Setting::LocalJdp { alpha, beta } => {
             let p = with(alpha, beta).validate()?;
             let (protocol, client) = local(Arc::clone(&features), horizon, &p)?;
@@ -169,17 +171,7 @@ fn batch<E: Environment>(
             alpha,
             beta,
             profile,
-        } => {
-            let p = profile.apply(with(alpha, beta))?.validate()?;
-            let learner = jdp_learner(&p)?;
-            go(
-                config,
-                make_env,
-                move |_: &E| jdp(Arc::clone(&features), horizon, &p),
-                &diagnostics,
-                learner,
-            )
-        }
+        } => run_jdp(profile.apply(with(alpha, beta))?),
         Setting::JdpNoiseFree { alpha, beta } => {
             let p = with(alpha, beta).validate()?;
             let learner = Learner {
@@ -210,15 +202,7 @@ fn batch<E: Environment>(
         } => {
             let mut p = with(alpha, beta);
             p.width.scale = width_scale;
-            let p = p.validate()?;
-            let learner = jdp_learner(&p)?;
-            go(
-                config,
-                make_env,
-                move |_: &E| jdp(Arc::clone(&features), horizon, &p),
-                &diagnostics,
-                learner,
-            )
+            run_jdp(p)
         }
     }
 }
