@@ -46,8 +46,12 @@ pub fn scaling_outcome(
         r.config.seeds,
         r.config.alpha
     );
+    // Distance of the interval from the boundary the verdict uses: PASS needs the upper end
+    // <= a, FAIL the lower end > a.
+    let a = r.config.theory_exponent;
+    let (margin_pass, margin_fail) = (a - r.slope_upper, r.slope_lower - a);
     let measured = format!(
-        "{}: slope {:.3}, interval [{:.3}, {:.3}] (bootstrap se {:.3}, 95% percentile [{:.3}, {:.3}]); horizons {:?}; mean regret {:?}",
+        "{}: slope {:.3}, interval [{:.3}, {:.3}] (bootstrap se {:.3}, 95% percentile [{:.3}, {:.3}]); the upper end is {:.3} below the exponent {} (negative: above it) and the lower end {:.3} above it (negative: below); raw slope of ln(mean) vs ln T {:.3} (the verdict tests the slope after dividing the mean by (ln T)^{}, the paper's log factor, which moves it by {:+.3}); horizons {:?}; mean regret {:?}",
         r.verdict.to_string().to_uppercase(),
         r.slope,
         r.slope_lower,
@@ -55,6 +59,12 @@ pub fn scaling_outcome(
         r.slope_se,
         r.percentile_95.0,
         r.percentile_95.1,
+        margin_pass,
+        a,
+        margin_fail,
+        r.raw_slope,
+        r.config.log_power,
+        r.slope - r.raw_slope,
         r.config.horizons,
         r.mean
             .iter()
@@ -67,6 +77,8 @@ pub fn scaling_outcome(
         .value("slope_lower", r.slope_lower)
         .value("slope_upper", r.slope_upper)
         .value("slope_se", r.slope_se)
+        .value("raw_slope", r.raw_slope)
+        .value("margin_below_exponent", margin_pass)
         .value("theory_exponent", r.config.theory_exponent)
         .value("log_power", r.config.log_power)
         .value("horizons", &r.config.horizons)

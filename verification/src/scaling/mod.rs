@@ -138,8 +138,12 @@ pub struct ScalingResult {
     pub regret: Vec<Vec<f64>>,
     /// Mean regret over seeds per horizon.
     pub mean: Vec<f64>,
-    /// Fitted slope of `ln(mean / L(T))` against `ln T`.
+    /// Fitted slope of `ln(mean / L(T))` against `ln T`: what the verdict tests.
     pub slope: f64,
+    /// Fitted slope of `ln(mean)` against `ln T`, without the log factor: reported beside
+    /// [`ScalingResult::slope`] so a reader sees how much the division by `L(T)` moves it
+    /// (`slope = raw_slope - c * (slope of ln ln T against ln T)`).
+    pub raw_slope: f64,
     /// Intercept of the fit.
     pub intercept: f64,
     /// Bootstrap standard error of the slope.
@@ -257,6 +261,9 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
     let z = -normal_quantile(config.alpha / 2.0);
     let (lo, hi) = (slope - z * se, slope + z * se);
     let a = config.theory_exponent;
+    let x: Vec<f64> = config.horizons.iter().map(|&t| (t as f64).ln()).collect();
+    let y: Vec<f64> = mean.iter().map(|m| m.ln()).collect();
+    let (raw_slope, _) = ols(&x, &y);
     let verdict = if hi <= a {
         Verdict::Pass
     } else if lo > a {
@@ -269,6 +276,7 @@ fn analyse(runs: Vec<Vec<f64>>, config: &ScalingConfig) -> Result<ScalingResult,
         regret: runs,
         mean,
         slope,
+        raw_slope,
         intercept,
         slope_se: se,
         slope_lower: lo,
@@ -331,6 +339,19 @@ mod tests {
     fn recovers_a_power_law_after_removing_the_log_factor() {
         let r = check_scaling(synthetic(0.5, 1.5), &config(0.5, 1.5)).unwrap();
         assert!((r.slope - 0.5).abs() < 0.05, "slope {}", r.slope);
+        // The raw slope keeps the log factor: T^0.5 (ln T)^1.5 rises faster than T^0.5 over the
+        // grid, by 1.5 times the slope of ln ln T against ln T.
+        let x: Vec<f64> = r.config.horizons.iter().map(|&t| (t as f64).ln()).collect();
+        let lnln: Vec<f64> = x.iter().map(|v| v.ln()).collect();
+        let (g, _) = ols(&x, &lnln);
+        assert!(
+            (r.raw_slope - r.slope - 1.5 * g).abs() < 1e-9,
+            "raw {} slope {} g {g}",
+            r.raw_slope,
+            r.slope
+        );
+        let flat = check_scaling(synthetic(0.5, 0.0), &config(0.5, 0.0)).unwrap();
+        assert!((flat.raw_slope - flat.slope).abs() < 1e-12);
         assert!(r.slope_lower < 0.5 && 0.5 < r.slope_upper);
     }
 
