@@ -30,7 +30,7 @@ use std::sync::Arc;
 use bandit::experiment::RunTable;
 use bandit::runner::{RoundObserver, RoundView};
 use kernel::FeatureMap;
-use kernel::linalg::symmetric_eigen;
+use kernel::linalg::symmetric_eigenvalues;
 use ndarray::{Array2, ArrayView1, Axis};
 
 use crate::error::JdpQffError;
@@ -228,10 +228,10 @@ impl<F: FeatureMap> Recorder<F> {
         };
         let (mean_min, mean_max) = range(&mean);
         let (width_min, width_max) = range(&width);
-        let data = symmetric_eigen("Sigma_t (data)", self.data.view())?.values;
+        let data = symmetric_eigenvalues("Sigma_t (data)", self.data.view())?;
         let top = |k: usize| data.len().checked_sub(k).map_or(f64::NAN, |i| data[i]);
         let noise = &self.shadow.sigma - &self.data;
-        let noise = symmetric_eigen("H_t = Sigma~_t - Sigma_t", noise.view())?.values;
+        let noise = symmetric_eigenvalues("H_t = Sigma~_t - Sigma_t", noise.view())?;
         let t = posterior.width_terms();
         let (chosen, offered) = self.boundary.fractions();
         Ok(vec![

@@ -48,6 +48,20 @@ pub fn symmetric_eigen(
     Ok(SymmetricEigen { values, vectors })
 }
 
+/// The eigenvalues (ascending) of a symmetric matrix (validated: square, finite, symmetric),
+/// without eigenvectors: faer's symmetric eigensolver with either backend (the values agree
+/// with [`symmetric_eigen`]'s to rounding, not bit for bit).
+pub fn symmetric_eigenvalues(
+    what: &'static str,
+    a: ArrayView2<'_, f64>,
+) -> Result<Array1<f64>, KernelError> {
+    validate_symmetric(what, a)?;
+    if a.nrows() == 0 {
+        return Ok(Array1::zeros(0));
+    }
+    super::faer_backend::eigvalsh(what, a)
+}
+
 fn check_psd(what: &'static str, e: &SymmetricEigen) -> Result<(), KernelError> {
     let scale = e.psd_scale();
     if let Some(&min) = e.values.iter().min_by(|a, b| a.total_cmp(b))

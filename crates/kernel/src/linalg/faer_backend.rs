@@ -50,6 +50,34 @@ pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<
 /// `cargo bench -p ldp-bo --bench growth`: 15% of ATA-GP-UCB's time was spent yielding).
 pub const SEQUENTIAL_EIGEN_BELOW: usize = 256;
 
+/// Eigenvalues (ascending) of a symmetric matrix, without eigenvectors, reading its lower
+/// triangle. The caller validates shape, finiteness and symmetry. Parallelism as [`eigh`].
+pub fn eigvalsh(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Array1<f64>, KernelError> {
+    let m = to_faer(a);
+    let n = m.nrows();
+    let par = if n < SEQUENTIAL_EIGEN_BELOW {
+        Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    };
+    let mut s = Diag::<f64>::zeros(n);
+    let scratch =
+        evd::self_adjoint_evd_scratch::<f64>(n, ComputeEigenvectors::No, par, Default::default());
+    evd::self_adjoint_evd(
+        m.as_ref(),
+        s.as_mut(),
+        None,
+        par,
+        MemStack::new(&mut MemBuffer::new(scratch)),
+        Default::default(),
+    )
+    .map_err(|e| {
+        KernelError::Unsupported(format!("eigenvalues of {what} did not converge ({e:?})"))
+    })?;
+    let s = s.column_vector();
+    Ok((0..s.nrows()).map(|i| s[i]).collect())
+}
+
 /// Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix,
 /// reading its lower triangle. The caller validates shape, finiteness and symmetry.
 /// Sequential below [`SEQUENTIAL_EIGEN_BELOW`], faer's global parallelism above.

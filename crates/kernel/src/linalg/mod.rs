@@ -25,7 +25,9 @@ mod cholesky;
 mod eigen;
 
 pub use cholesky::Cholesky;
-pub use eigen::{SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen};
+pub use eigen::{
+    SymmetricEigen, ensure_psd, pinv_sqrt, psd_sqrt, symmetric_eigen, symmetric_eigenvalues,
+};
 
 use ndarray::{ArrayBase, ArrayView2, Axis, Data, Dimension};
 

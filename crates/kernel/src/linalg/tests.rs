@@ -91,6 +91,27 @@ fn eigen_sqrt_and_pinv_sqrt() {
     let a = array![[2.0, 1.0], [1.0, 2.0]];
     let e = symmetric_eigen("a", a.view()).unwrap();
     assert_close!(e.values, array![1.0, 3.0], 1e-14);
+    assert_close!(
+        symmetric_eigenvalues("a", a.view()).unwrap(),
+        array![1.0, 3.0],
+        1e-14
+    );
+    // Values only agree with the full decomposition on a larger matrix (the parallel path).
+    let n = 300;
+    let b = Array2::from_shape_fn((n, n), |(i, j)| {
+        let (x, y) = (i.min(j) as f64, i.max(j) as f64);
+        ((x + 1.0) * 0.37 + (y + 1.0) * 0.11).sin() + if i == j { 3.0 } else { 0.0 }
+    });
+    let full = symmetric_eigen("b", b.view()).unwrap().values;
+    let only = symmetric_eigenvalues("b", b.view()).unwrap();
+    assert_close!(only, full, 1e-9);
+    assert!(symmetric_eigenvalues("asym", array![[1.0, 2.0], [0.0, 1.0]].view()).is_err());
+    assert_eq!(
+        symmetric_eigenvalues("empty", Array2::<f64>::zeros((0, 0)).view())
+            .unwrap()
+            .len(),
+        0
+    );
     let s = psd_sqrt("a", a.view()).unwrap();
     assert_close!(s.dot(&s), a, 1e-13);
     let p = pinv_sqrt("a", a.view(), PINV_RCOND).unwrap();
