@@ -50,16 +50,21 @@ pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<
 /// `cargo bench -p ldp-bo --bench growth`: 15% of ATA-GP-UCB's time was spent yielding).
 pub const SEQUENTIAL_EIGEN_BELOW: usize = 256;
 
+/// Sequential below [`SEQUENTIAL_EIGEN_BELOW`], faer's global parallelism above.
+fn eigen_parallelism(n: usize) -> Par {
+    if n < SEQUENTIAL_EIGEN_BELOW {
+        Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    }
+}
+
 /// Eigenvalues (ascending) of a symmetric matrix, without eigenvectors, reading its lower
 /// triangle. The caller validates shape, finiteness and symmetry. Parallelism as [`eigh`].
 pub fn eigvalsh(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Array1<f64>, KernelError> {
     let m = to_faer(a);
     let n = m.nrows();
-    let par = if n < SEQUENTIAL_EIGEN_BELOW {
-        Par::Seq
-    } else {
-        faer::get_global_parallelism()
-    };
+    let par = eigen_parallelism(n);
     let mut s = Diag::<f64>::zeros(n);
     let scratch =
         evd::self_adjoint_evd_scratch::<f64>(n, ComputeEigenvectors::No, par, Default::default());
@@ -87,11 +92,7 @@ pub fn eigh(
 ) -> Result<(Array1<f64>, Array2<f64>), KernelError> {
     let m = to_faer(a);
     let n = m.nrows();
-    let par = if n < SEQUENTIAL_EIGEN_BELOW {
-        Par::Seq
-    } else {
-        faer::get_global_parallelism()
-    };
+    let par = eigen_parallelism(n);
     let mut u = Mat::<f64>::zeros(n, n);
     let mut s = Diag::<f64>::zeros(n);
     let scratch =
