@@ -31,7 +31,7 @@ use bandit::experiment::RunTable;
 use bandit::runner::{RoundObserver, RoundView};
 use kernel::FeatureMap;
 use kernel::linalg::symmetric_eigenvalues;
-use ndarray::{Array2, ArrayView1, Axis};
+use ndarray::{Array2, ArrayView1};
 
 use crate::error::JdpQffError;
 use crate::posterior::Posterior;
@@ -275,9 +275,11 @@ impl<F: FeatureMap> Recorder<F> {
             self.rows.push(row);
         }
         view.message.update(&mut self.shadow)?;
+        // Sigma_t += Phi Phi^T in place (no m x m temporary per round).
         let phi = self.features.map(view.decision_set.row(view.action))?;
-        let col = phi.view().insert_axis(Axis(1));
-        self.data += &col.dot(&col.t());
+        for (p, mut row) in phi.iter().zip(self.data.outer_iter_mut()) {
+            row.scaled_add(*p, &phi);
+        }
         Ok(())
     }
 }
