@@ -238,8 +238,10 @@ impl<F: FeatureMap> Curator for ExactStatistics<F> {
     ) -> Result<ExactSums, JdpQffError> {
         let phi = self.features.map(feedback.point)?;
         let y = finite("reward", feedback.reward)?;
-        let col = phi.view().insert_axis(ndarray::Axis(1));
-        self.sigma += &col.dot(&col.t());
+        // Sigma += phi phi^T in place, row by row (the same sums as adding the outer product).
+        for (p, mut row) in phi.iter().zip(self.sigma.outer_iter_mut()) {
+            row.scaled_add(*p, &phi);
+        }
         self.u.scaled_add(y, &phi);
         self.observations += 1;
         Ok(ExactSums::new(

@@ -95,6 +95,11 @@ impl StatisticsMessage for PrivatizedStatistics {
     fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
         replace(state, self.sigma, self.u, self.observations)
     }
+
+    /// Copies into the state's storage (no clone): the same state as [`StatisticsMessage::apply`].
+    fn update(&self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
+        replace_from(state, &self.sigma, &self.u, self.observations)
+    }
 }
 
 /// Replace the server's statistics (after checking their shapes).
@@ -107,6 +112,22 @@ fn replace(
     check_shape(state, sigma.nrows(), u.len())?;
     state.sigma = sigma;
     state.u = u;
+    state.observations = observations;
+    Ok(())
+}
+
+/// [`replace`] by reference: copied into the state's arrays when the shapes agree.
+fn replace_from(
+    state: &mut ServerStatistics,
+    sigma: &Array2<f64>,
+    u: &Array1<f64>,
+    observations: usize,
+) -> Result<(), JdpQffError> {
+    if sigma.dim() != state.sigma.dim() || u.len() != state.u.len() {
+        return replace(state, sigma.clone(), u.clone(), observations);
+    }
+    state.sigma.assign(sigma);
+    state.u.assign(u);
     state.observations = observations;
     Ok(())
 }
@@ -150,6 +171,11 @@ impl ExactSums {
 impl StatisticsMessage for ExactSums {
     fn apply(self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
         replace(state, self.sigma, self.u, self.observations)
+    }
+
+    /// Copies into the state's storage (no clone): the same state as [`StatisticsMessage::apply`].
+    fn update(&self, state: &mut ServerStatistics) -> Result<(), JdpQffError> {
+        replace_from(state, &self.sigma, &self.u, self.observations)
     }
 }
 

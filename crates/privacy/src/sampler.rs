@@ -167,6 +167,23 @@ pub trait NoiseSampler {
         rng: &mut R,
     ) -> Result<f64, PrivacyError>;
 
+    /// Fill `out` with independent `N(0, sigma^2)` noise: entry `k` is what the `k`-th of
+    /// `out.len()` successive calls of [`perturb_gaussian`](Self::perturb_gaussian)`(0.0, sigma,
+    /// grid, rng)` would return, from the same random draws (the batch form of a mechanism over
+    /// many coordinates; `sigma` is checked once). On an error `out` is left partly filled.
+    fn gaussian_noise_into<R: Rng + ?Sized>(
+        &self,
+        sigma: f64,
+        grid: Grid,
+        out: &mut [f64],
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        for entry in out.iter_mut() {
+            *entry = self.perturb_gaussian(0.0, sigma, grid, rng)?;
+        }
+        Ok(())
+    }
+
     /// A uniform double on [0, 1) (textbook: multiples of 2^-53; hardened:
     /// [`exact::hardened_uniform`]).
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64;
@@ -245,6 +262,20 @@ impl NoiseSampler for Textbook {
         rng: &mut R,
     ) -> Result<f64, PrivacyError> {
         Ok(check_x(x)? + Self::gaussian(check_scale(sigma)?, rng))
+    }
+    fn gaussian_noise_into<R: Rng + ?Sized>(
+        &self,
+        sigma: f64,
+        _grid: Grid,
+        out: &mut [f64],
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        let sigma = check_scale(sigma)?;
+        for entry in out.iter_mut() {
+            // `0.0 + ...` as in `perturb_gaussian(0.0, ..)`: a negative zero becomes positive.
+            *entry = 0.0 + Self::gaussian(sigma, rng);
+        }
+        Ok(())
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         rng.random::<f64>()
@@ -362,6 +393,18 @@ impl NoiseSampler for Sampler {
         match self {
             Self::Textbook => Textbook.perturb_gaussian(x, sigma, grid, rng),
             Self::Hardened => Hardened.perturb_gaussian(x, sigma, grid, rng),
+        }
+    }
+    fn gaussian_noise_into<R: Rng + ?Sized>(
+        &self,
+        sigma: f64,
+        grid: Grid,
+        out: &mut [f64],
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.gaussian_noise_into(sigma, grid, out, rng),
+            Self::Hardened => Hardened.gaussian_noise_into(sigma, grid, out, rng),
         }
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {

@@ -138,3 +138,37 @@ fn hardened_uniform_is_uniform() {
     let v: Vec<f64> = u.iter().map(|x| x.powf(1.1)).collect();
     assert!(ks_statistic(&v, |x| x.clamp(0.0, 1.0)) > thr, "power");
 }
+
+/// The batch form draws what the per-entry calls draw, bit for bit, under each sampler (a
+/// sampler whose batch form consumed the randomness differently, or rescaled it, fails).
+#[test]
+fn the_batch_gaussian_is_the_per_entry_gaussian() {
+    use privacy::sampler::{Norm, Sampler};
+    for sampler in [Sampler::Textbook, Sampler::Hardened] {
+        for sigma in [0.37, 3.0, 1234.5] {
+            let grid = Grid::for_sensitivity(1.5, 60, Norm::L2).unwrap();
+            let mut batch = vec![f64::NAN; 60];
+            sampler
+                .gaussian_noise_into(sigma, grid, &mut batch, &mut rng(71))
+                .unwrap();
+            let mut r = rng(71);
+            for (k, &b) in batch.iter().enumerate() {
+                let one = sampler.perturb_gaussian(0.0, sigma, grid, &mut r).unwrap();
+                assert_eq!(
+                    b.to_bits(),
+                    one.to_bits(),
+                    "{sampler:?}, sigma {sigma}, entry {k}"
+                );
+            }
+        }
+        let grid = Grid::for_sensitivity(1.0, 1, Norm::L2).unwrap();
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                sampler
+                    .gaussian_noise_into(bad, grid, &mut [0.0; 3], &mut rng(1))
+                    .is_err(),
+                "{sampler:?} accepted sigma {bad}"
+            );
+        }
+    }
+}

@@ -5,6 +5,7 @@ use crate::interval::Interval;
 
 /// `Ok(value)` unless `value` is NaN ([`InputError::NotANumber`]): infinities pass, for inputs
 /// that are clipped next.
+#[inline]
 pub fn not_nan(what: &'static str, value: f64) -> Result<f64, InputError> {
     if value.is_nan() {
         Err(InputError::NotANumber { what })
@@ -14,6 +15,7 @@ pub fn not_nan(what: &'static str, value: f64) -> Result<f64, InputError> {
 }
 
 /// `Ok(value)` if `value` is finite, else [`InputError::NonFinite`] (without an index).
+#[inline]
 pub fn finite(what: &'static str, value: f64) -> Result<f64, InputError> {
     if value.is_finite() {
         Ok(value)
@@ -45,8 +47,26 @@ pub fn ensure_finite<'a>(
     Ok(())
 }
 
+/// [`ensure_finite`] for a slice, faster on the common path: a first pass without branches (a
+/// value is finite when its exponent bits are not all ones; the compiler vectorises the pass),
+/// and the index of the first non-finite entry looked up only when there is one. The same
+/// result as [`ensure_finite`] on the same values.
+#[inline]
+pub fn ensure_finite_slice(what: &'static str, values: &[f64]) -> Result<(), InputError> {
+    const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
+    let all_finite = values
+        .iter()
+        .fold(true, |ok, v| ok & (v.to_bits() & EXPONENT != EXPONENT));
+    if all_finite {
+        Ok(())
+    } else {
+        ensure_finite(what, values)
+    }
+}
+
 /// `Ok(value)` if `value` is finite and `> 0`, else [`InputError::NotPositive`]. `-0.0` and
 /// `0.0` are rejected.
+#[inline]
 pub fn positive(what: &'static str, value: f64) -> Result<f64, InputError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
@@ -57,6 +77,7 @@ pub fn positive(what: &'static str, value: f64) -> Result<f64, InputError> {
 
 /// `Ok(value)` if `value` is finite and `>= 0`, else [`InputError::Negative`]. `-0.0` is
 /// accepted (it equals `0.0`) and returned unchanged.
+#[inline]
 pub fn non_negative(what: &'static str, value: f64) -> Result<f64, InputError> {
     if value.is_finite() && value >= 0.0 {
         Ok(value)
@@ -67,6 +88,7 @@ pub fn non_negative(what: &'static str, value: f64) -> Result<f64, InputError> {
 
 /// `Ok(value)` if `value` lies in `range`, else [`InputError::OutOfRange`] naming the range.
 /// NaN and the infinities lie in no interval.
+#[inline]
 pub fn in_range(what: &'static str, value: f64, range: Interval) -> Result<f64, InputError> {
     if range.contains(value) {
         Ok(value)
@@ -77,6 +99,7 @@ pub fn in_range(what: &'static str, value: f64, range: Interval) -> Result<f64, 
 
 /// `Ok(value)` if `value` lies in the open unit interval `(0, 1)`, else
 /// [`InputError::OutOfRange`].
+#[inline]
 pub fn open_unit(what: &'static str, value: f64) -> Result<f64, InputError> {
     in_range(what, value, Interval::OPEN_UNIT)
 }
@@ -189,6 +212,34 @@ mod tests {
         }
         let err = ensure_finite("kernel input x", [0.0, f64::INFINITY].iter()).unwrap_err();
         assert_eq!(err.to_string(), "kernel input x[1] must be finite, got inf");
+    }
+
+    #[test]
+    fn the_slice_check_is_ensure_finite() {
+        // Every position of a bad value (the first and last, each lane of a vectorised pass),
+        // the extremes of the finite range and subnormals: the same result as the generic check.
+        let edge = [f64::MAX, f64::MIN, f64::MIN_POSITIVE, 5e-324, -0.0, 1.0];
+        for len in [0, 1, 2, 3, 7, 16, 33] {
+            let ok: Vec<f64> = (0..len).map(|i| edge[i % edge.len()]).collect();
+            assert_eq!(ensure_finite_slice("x", &ok), Ok(()));
+            for bad_at in 0..len {
+                for v in BAD {
+                    let mut values = ok.clone();
+                    values[bad_at] = v;
+                    if bad_at + 1 < len {
+                        values[len - 1] = f64::NAN;
+                    }
+                    assert_eq!(
+                        format!("{:?}", ensure_finite_slice("x", &values)),
+                        format!("{:?}", ensure_finite("x", &values)),
+                    );
+                    assert!(matches!(
+                        ensure_finite_slice("x", &values),
+                        Err(InputError::NonFinite { index: Some(i), .. }) if i == bad_at
+                    ));
+                }
+            }
+        }
     }
 
     #[test]

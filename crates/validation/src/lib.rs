@@ -6,8 +6,8 @@ mod interval;
 mod valid;
 
 pub use checks::{
-    Count, at_least_one, ensure_finite, finite, in_range, index_in, matching_dimension, non_empty,
-    non_negative, not_nan, open_unit, positive,
+    Count, at_least_one, ensure_finite, ensure_finite_slice, finite, in_range, index_in,
+    matching_dimension, non_empty, non_negative, not_nan, open_unit, positive,
 };
 pub use error::InputError;
 pub use interval::Interval;

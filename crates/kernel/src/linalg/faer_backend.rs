@@ -4,8 +4,9 @@
 
 use faer::diag::Diag;
 use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt;
 use faer::linalg::evd::{self, ComputeEigenvectors};
-use faer::{Mat, MatRef, Par, Side};
+use faer::{Mat, MatRef, Par};
 use ndarray::{Array1, Array2, ArrayView2};
 
 use crate::error::KernelError;
@@ -28,20 +29,61 @@ pub fn to_ndarray(m: MatRef<'_, f64>) -> Array2<f64> {
 
 /// Lower Cholesky factor `L` (`A = L L^T`, column-major) of a symmetric matrix, reading its
 /// lower triangle. The caller validates shape, finiteness and symmetry.
+///
+/// The same computation as `faer::Mat::llt(Side::Lower)` (faer's `cholesky_in_place` with the
+/// default parameters and the global parallelism, the strict upper triangle zeroed), run in a
+/// matrix filled directly from `a`'s lower triangle: faer's solver would first copy `a`, copy
+/// it again into its own storage and hand back a view that is copied a third time.
 pub fn cholesky_lower(what: &'static str, a: ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
-    let m = to_faer(a);
-    let llt = m
-        .llt(Side::Lower)
-        .map_err(|e| KernelError::NotPositiveDefinite {
-            what,
-            kind: "",
-            detail: format!("Cholesky factorisation failed ({e:?})"),
-        })?;
-    let l = llt.L();
-    // faer leaves the strict upper triangle of `L()` at zero; copy to an owned matrix.
-    Ok(Mat::from_fn(l.nrows(), l.ncols(), |i, j| {
-        if i >= j { l[(i, j)] } else { 0.0 }
-    }))
+    let n = a.nrows();
+    let mut l = Mat::<f64>::zeros(n, n);
+    match a.as_slice() {
+        // A row-major slice into column-major storage, 32 x 32 tiles at a time (both sides of a
+        // tile stay in cache).
+        Some(s) => {
+            const TILE: usize = 32;
+            for bj in (0..n).step_by(TILE) {
+                for bi in (bj..n).step_by(TILE) {
+                    for j in bj..(bj + TILE).min(n) {
+                        let column = l.col_as_slice_mut(j);
+                        for i in bi.max(j)..(bi + TILE).min(n) {
+                            column[i] = s[i * n + j];
+                        }
+                    }
+                }
+            }
+        }
+        None => {
+            for (j, source) in a.columns().into_iter().enumerate() {
+                let column = l.col_as_slice_mut(j);
+                for (entry, &value) in column.iter_mut().zip(source.iter()).skip(j) {
+                    *entry = value;
+                }
+            }
+        }
+    }
+    let par = faer::get_global_parallelism();
+    let mut mem = MemBuffer::new(llt::factor::cholesky_in_place_scratch::<f64>(
+        n,
+        par,
+        Default::default(),
+    ));
+    llt::factor::cholesky_in_place(
+        l.as_mut(),
+        Default::default(),
+        par,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(|e| KernelError::NotPositiveDefinite {
+        what,
+        kind: "",
+        detail: format!("Cholesky factorisation failed ({e:?})"),
+    })?;
+    for j in 1..n {
+        l.col_as_slice_mut(j)[..j].fill(0.0);
+    }
+    Ok(l)
 }
 
 /// Below this dimension the eigendecomposition runs on one thread: for the small matrices of

@@ -85,6 +85,95 @@ fn factor_errors_are_typed() {
     ));
 }
 
+/// An exactly symmetric positive-definite matrix whose entries are not small integers (so that
+/// the factor's rounding depends on the order of the operations).
+fn rough_spd(n: usize) -> Array2<f64> {
+    let b = Array2::from_shape_fn((n, n), |(i, j)| {
+        ((i * 31 + j * 17) as f64 * 0.618_034).sin()
+    });
+    let a = b.dot(&b.t()) + Array2::<f64>::eye(n) * 0.5;
+    // Exactly symmetric (the mean of a pair does not depend on its order).
+    Array2::from_shape_fn((n, n), |(i, j)| 0.5 * (a[[i, j]] + a[[j, i]]))
+}
+
+#[test]
+fn the_factor_is_faers_llt_bit_for_bit() {
+    // The direct in-place factor must be the computation of `faer::Mat::llt(Side::Lower)`,
+    // reading the lower triangle only, on both sides of faer's blocking and parallel sizes.
+    for n in [1, 2, 7, 33, 160, 320, 392] {
+        let mut a = rough_spd(n);
+        // Upper triangle perturbed within the tolerance: only the lower one may be read.
+        for i in 0..n {
+            for j in (i + 1)..n {
+                a[[i, j]] *= 1.0 + 1e-13;
+            }
+        }
+        // Row-major input, and a transposed view (the other copying path).
+        for view in [a.view(), a.t()] {
+            let ours = Cholesky::factor("a", view).unwrap();
+            let reference = faer_backend::to_faer(view)
+                .llt(faer::Side::Lower)
+                .unwrap();
+            let l = reference.L();
+            for j in 0..n {
+                for i in 0..n {
+                    let want = if i >= j { l[(i, j)] } else { 0.0 };
+                    assert_eq!(
+                        ours.factor_ref()[(i, j)].to_bits(),
+                        want.to_bits(),
+                        "n = {n}, entry ({i}, {j})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_symmetry_check_finds_a_gap_in_any_tile_and_names_the_first_largest() {
+    // Gaps placed across the 32 x 32 tiles (first row and column, the diagonal block, the far
+    // corner, a ragged last tile): each is found, and the message names the first pair in row
+    // order among the largest gaps.
+    let n = 70;
+    let base = rough_spd(n);
+    for &(i, j) in &[(1, 0), (69, 0), (40, 33), (69, 68), (64, 31)] {
+        let mut a = base.clone();
+        a[[i, j]] += 1e-3;
+        match validate_symmetric("a", a.view()) {
+            Err(KernelError::NotSymmetric { i: gi, j: gj, .. }) => assert_eq!((gi, gj), (i, j)),
+            other => panic!("gap at ({i}, {j}) not found: {other:?}"),
+        }
+        // A gap above the diagonal is the same pair.
+        let mut a = base.clone();
+        a[[j, i]] -= 1e-3;
+        assert!(matches!(
+            validate_symmetric("a", a.view()),
+            Err(KernelError::NotSymmetric { i: gi, j: gj, .. }) if (gi, gj) == (i, j)
+        ));
+    }
+    // Two gaps of exactly the same size (and a smaller one): the first in row order is named.
+    let mut a = base.clone();
+    for (i, j) in [(60, 5), (50, 10), (20, 3)] {
+        a[[i, j]] = 0.25;
+        a[[j, i]] = 0.25;
+    }
+    a[[60, 5]] += 2f64.powi(-10);
+    a[[50, 10]] += 2f64.powi(-10);
+    a[[20, 3]] += 2f64.powi(-11);
+    assert!(matches!(
+        validate_symmetric("a", a.view()),
+        Err(KernelError::NotSymmetric { i: 50, j: 10, .. })
+    ));
+    // Within the tolerance, and in a non-standard layout (a transposed view), accepted.
+    let mut a = base.clone();
+    a[[69, 0]] *= 1.0 + 1e-13;
+    validate_symmetric("a", a.view()).unwrap();
+    validate_symmetric("a", a.t()).unwrap();
+    let mut a = base;
+    a[[40, 33]] += 1e-3;
+    assert!(validate_symmetric("a", a.t()).is_err());
+}
+
 #[test]
 fn eigen_sqrt_and_pinv_sqrt() {
     // [[2, 1], [1, 2]] has eigenvalues 1 and 3.

@@ -118,8 +118,15 @@ pub fn clipped_outer_product(
         }
     }
     v[phi.len()] = finite("reward", y)?.clamp(-yb, yb);
-    let col = v.view().insert_axis(ndarray::Axis(1));
-    Ok(col.dot(&col.t()))
+    // `v_i v_j + 0.0`: the value a matrix product of the column by the row gives (one
+    // correctly rounded product added to a zero accumulator, so a negative zero turns positive).
+    let v = v.to_vec();
+    let mut product = Vec::with_capacity(v.len() * v.len());
+    for &a in &v {
+        product.extend(v.iter().map(|&b| a * b + 0.0));
+    }
+    Ok(Array2::from_shape_vec((v.len(), v.len()), product)
+        .expect("n * n entries for an n x n matrix"))
 }
 
 /// Symmetric Gaussian noise: upper triangle i.i.d. `N(0, sigma^2)` (hardened: exact discrete
@@ -132,10 +139,9 @@ pub fn symmetric_gaussian_noise<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Array2<f64>, PrivacyError> {
     let grid = Grid::for_sensitivity(sensitivity, packed_len(d), Norm::L2)?;
-    let packed: Result<Array1<f64>, _> = (0..packed_len(d))
-        .map(|_| sampler.perturb_gaussian(0.0, sigma, grid, rng))
-        .collect();
-    unpack_symmetric(packed?.view(), d)
+    let mut packed = vec![0.0; packed_len(d)];
+    sampler.gaussian_noise_into(sigma, grid, &mut packed, rng)?;
+    unpack_symmetric(ArrayView1::from(&packed), d)
 }
 
 /// How an [`OuterProductGaussian`] was calibrated.
@@ -495,5 +501,20 @@ mod tests {
         let diff = pack_upper((&v - &w).view()).unwrap();
         let bound = outer_product_sensitivity(1.0, b, Neighbouring::Replace).unwrap();
         assert!(diff.dot(&diff).sqrt() <= bound);
+    }
+
+    #[test]
+    fn the_outer_product_is_the_matrix_product_bit_for_bit() {
+        // Entries whose products round, and zeros of both signs (a negative zero product
+        // becomes a positive zero, as in a matrix product's accumulator).
+        let phi = array![0.1, -0.3, 0.0, -0.0, 1.0 / 3.0, -1e-200];
+        let o = clipped_outer_product(phi.view(), -0.7, 10.0, 2.0).unwrap();
+        let v: Array1<f64> = array![0.1, -0.3, 0.0, -0.0, 1.0 / 3.0, -1e-200, -0.7];
+        let col = v.view().insert_axis(ndarray::Axis(1));
+        let reference: Array2<f64> = col.dot(&col.t());
+        for (a, b) in o.iter().zip(reference.iter()) {
+            assert_eq!(f64::to_bits(*a), f64::to_bits(*b), "{a:e} vs {b:e}");
+        }
+        assert!(o.iter().all(|x| x.to_bits() != (-0.0f64).to_bits()));
     }
 }

@@ -16,7 +16,7 @@ use crate::mechanisms::matrix::{
 use crate::mechanisms::zcdp_by_sampler::ZcdpBySampler;
 use crate::params::{Delta, Epsilon, NoiseScale, Rho, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
-use validation::{InputError, Interval, at_least_one, finite};
+use validation::{InputError, Interval, at_least_one, ensure_finite, ensure_finite_slice, finite};
 
 /// The number of tree levels for a horizon `T >= 1`: `floor(log2 T) + 1`. Each datum lies in
 /// at most one node per level, and each prefix sum is the sum of at most this many nodes.
@@ -258,8 +258,9 @@ impl TreeAggregation {
             self.exact[j].fill(0.0);
             self.noisy[j].fill(0.0);
         }
-        let z = noise(i)?;
-        self.noisy[i] = &node + &z;
+        let mut noisy = noise(i)?;
+        noisy += &node;
+        self.noisy[i] = noisy;
         self.exact[i] = node;
         self.t = t;
         let mut out = Array1::zeros(self.shape.packed());
@@ -279,9 +280,11 @@ impl TreeAggregation {
                 got: x.len(),
             }));
         }
-        x.iter()
-            .map(|&v| Ok(finite("stream item entry", v)?))
-            .collect()
+        match x.as_slice() {
+            Some(s) => ensure_finite_slice("stream item entry", s)?,
+            None => ensure_finite("stream item entry", x.iter())?,
+        }
+        Ok(x.to_owned())
     }
 
     /// The same tree with no item pushed yet (same shape, horizon, noise, sampler and target).
@@ -355,9 +358,12 @@ impl TreeAggregation {
             x
         };
         self.advance(x, |_| {
-            (0..n)
-                .map(|_| sampler.perturb_gaussian(0.0, sigma, grid, rng))
-                .collect()
+            let mut z = Array1::zeros(n);
+            let out = z
+                .as_slice_mut()
+                .expect("a new one-dimensional array is contiguous");
+            sampler.gaussian_noise_into(sigma, grid, out, rng)?;
+            Ok(z)
         })
     }
 
