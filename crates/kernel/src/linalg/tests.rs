@@ -111,9 +111,7 @@ fn the_factor_is_faers_llt_bit_for_bit() {
         // Row-major input, and a transposed view (the other copying path).
         for view in [a.view(), a.t()] {
             let ours = Cholesky::factor("a", view).unwrap();
-            let reference = faer_backend::to_faer(view)
-                .llt(faer::Side::Lower)
-                .unwrap();
+            let reference = faer_backend::to_faer(view).llt(faer::Side::Lower).unwrap();
             let l = reference.L();
             for j in 0..n {
                 for i in 0..n {
