@@ -45,6 +45,10 @@ const Z_SIZE: usize = 8;
 /// `|Z|` of the certified-sensitivity pair.
 const Z_SIZE_CERTIFIED: usize = 64;
 
+/// How much too small the query-context control's `Delta(c)` is (the smallest factor whose
+/// exact pair loss the audit certifies above `eps` at the quick budget: docs/usca.md).
+const QUERY_CONTEXT_CONTROL_FACTOR: f64 = 4.0;
+
 /// The audited pair: the stage and the utilities under both data sets.
 struct Pair {
     stage: PredictionStage,
@@ -167,6 +171,77 @@ pub(super) fn prediction_stage_certified(ctx: &Context) -> CheckResult {
         Z_SIZE_CERTIFIED,
         1001,
     )
+}
+
+pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
+    let o = audited(
+        ctx,
+        SensitivityRule::QueryContext {
+            points_per_dim: None,
+        },
+        Z_SIZE,
+        101,
+    )?;
+    // What a Delta(c) too small by 2, 3, 4 or 5 does on this pair: its exact loss beside the
+    // claim (docs/usca.md: the pair's loss at the correct Delta(c) is well below eps, so only a
+    // calibration error large enough to push it above eps can be flagged on this pair).
+    let p = pair(
+        ctx,
+        SensitivityRule::QueryContext {
+            points_per_dim: None,
+        },
+        Z_SIZE,
+        101,
+        false,
+    )?;
+    let real = p.stage.mechanism().clone();
+    let mut losses = Vec::new();
+    for k in [2.0, 3.0, 4.0, 5.0] {
+        let m = ExponentialMechanism::new(EPS, p.stage.bound().sensitivity() / k)?
+            .with_sampler(real.sampler());
+        losses.push(pair_loss(&m, &p.u, &p.u_prime)?);
+    }
+    let mut o = o.value("pair_privacy_loss_at_delta_over_2_3_4_5", losses.clone());
+    o.measured.push_str(&format!(
+        "; the same pair under Delta(c) / 2, / 3, / 4, / 5 has exact loss {:.4}, {:.4}, {:.4}, \
+         {:.4} (claim eps = {EPS})",
+        losses[0], losses[1], losses[2], losses[3]
+    ));
+    Ok(o)
+}
+
+/// The query-context rule with `Delta(c)` divided by [`QUERY_CONTEXT_CONTROL_FACTOR`]: the audit
+/// must flag it.
+pub(super) fn query_context_too_small(ctx: &Context) -> CheckResult {
+    let p = pair(
+        ctx,
+        SensitivityRule::QueryContext {
+            points_per_dim: None,
+        },
+        Z_SIZE,
+        101,
+        false,
+    )?;
+    let real = p.stage.mechanism().clone();
+    let broken = ExponentialMechanism::new(
+        EPS,
+        p.stage.bound().sensitivity() / QUERY_CONTEXT_CONTROL_FACTOR,
+    )?
+    .with_sampler(real.sampler());
+    let r = run_audit(ctx, &broken, &p)?;
+    let loss = pair_loss(&broken, &p.u, &p.u_prime)?;
+    let mut o = audit_outcome(
+        ctx,
+        CheckKind::PositiveControl,
+        format!(
+            "prediction stage with the query-context sensitivity Delta(c) / \
+             {QUERY_CONTEXT_CONTROL_FACTOR}"
+        ),
+        &r,
+        Expect::Flagged,
+    );
+    o.measured.push_str(&format!("; exact pair loss {loss:.4}"));
+    Ok(o.value("pair_privacy_loss", loss))
 }
 
 /// Audit the prediction stage under `rule` on the worst-case pair of [`pair`].

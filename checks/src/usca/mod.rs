@@ -1,6 +1,7 @@
 //! Checks with ids under `usca/`: Pavlovic, Salgia & Zhao 2025 (USCA). The audit of the
 //! prediction stage on the worst-case pair we can construct, with the two positive controls of
-//! the issue (no clipping, a sensitivity ten times too small), and of the certified rule; the
+//! the issue (no clipping, a sensitivity ten times too small), and of the certified and the
+//! query-context rules (with a query-context sensitivity three times too small as its control); the
 //! estimator against the GP posterior mean as `T` grows with `|Z| = T K` (Lemma 6.2), with an
 //! unscaled regulariser as the control; `sigma^2` and its certified supremum, with the grid
 //! maximum without slack as the control;
@@ -35,6 +36,14 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "usca/audit/prediction-stage-certified",
             audits::prediction_stage_certified,
+        ),
+        Check::new(
+            "usca/audit/prediction-stage-query-context",
+            audits::prediction_stage_query_context,
+        ),
+        Check::new(
+            "usca/control/query-context-too-small",
+            audits::query_context_too_small,
         ),
         Check::new("usca/control/no-clipping", audits::no_clipping),
         Check::new(

@@ -199,7 +199,21 @@ impl Usca {
         epsilon: f64,
     ) -> Result<Vec<f64>, UscaError> {
         let u = self.utilities(context)?;
-        predictor_probabilities(&u.to_vec(), epsilon, self.bound.sensitivity())
+        if epsilon == f64::INFINITY {
+            return predictor_probabilities(&u.to_vec(), epsilon, self.bound.sensitivity());
+        }
+        let bound = self.sensitivity_at(context)?;
+        predictor_probabilities(&u.to_vec(), epsilon, bound.sensitivity())
+    }
+
+    /// The sensitivity of the prediction at context `c`: the fitted bound, placed at `c` for
+    /// [`crate::SensitivityRule::QueryContext`] ([`SensitivityBound::at_context`]).
+    pub fn sensitivity_at(
+        &self,
+        context: ArrayView1<'_, f64>,
+    ) -> Result<SensitivityBound, UscaError> {
+        self.bound
+            .at_context(self.estimator.variance(), &self.problem, context)
     }
 
     /// Sample `x_hat(c)` (an index of `X`) with budget `eps > 0`.

@@ -53,6 +53,11 @@ impl Validate for UscaParams {
             SensitivityRule::Certified { points_per_dim } => {
                 validation::at_least_one("grid points per context dimension", points_per_dim)?;
             }
+            SensitivityRule::QueryContext { points_per_dim } => {
+                if let Some(n) = points_per_dim {
+                    validation::at_least_one("grid points per context dimension", n)?;
+                }
+            }
             SensitivityRule::PaperEstimate { samples } => {
                 validation::at_least_one("sampled points of the paper's estimate", samples)?;
             }
@@ -75,6 +80,18 @@ impl UscaParams {
     pub fn certified(points_per_dim: usize) -> Self {
         Self {
             sensitivity: SensitivityRule::Certified { points_per_dim },
+            ..Self::default()
+        }
+    }
+
+    /// Profile "query-context": the sensitivity at the prediction's own context,
+    /// `Delta(c) = 2 B S min(max_x sigma(x, c), S)` ([`SensitivityRule::QueryContext`]), with the
+    /// proven `S` (`points_per_dim = None`) or the certified one: a tightening of the rule its
+    /// `S` comes from (never above it). Guarantees `eps`-JDP (`Delta(c)` depends on `Z` and on
+    /// `c_{T+1}`, which both neighbours share, only).
+    pub fn query_context(points_per_dim: Option<usize>) -> Self {
+        Self {
+            sensitivity: SensitivityRule::QueryContext { points_per_dim },
             ..Self::default()
         }
     }
@@ -134,6 +151,17 @@ mod tests {
         for q in [p, c, a] {
             assert_eq!(*q.validate().unwrap(), q);
         }
+        let q = UscaParams::query_context(None);
+        assert!(q.sensitivity.is_bound());
+        assert_eq!(
+            UscaParams {
+                sensitivity: p.sensitivity,
+                ..q
+            },
+            p
+        );
+        assert!(UscaParams::query_context(Some(0)).validate().is_err());
+        assert!(UscaParams::query_context(Some(8)).validate().is_ok());
         assert!(UscaParams::certified(0).validate().is_err());
         assert!(UscaParams::as_printed(0).validate().is_err());
     }

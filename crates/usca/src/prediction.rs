@@ -21,7 +21,9 @@ use crate::sensitivity::SensitivityBound;
 /// `Z` (hence `sigma^2` and the sensitivity) and `c_{T+1}` are fixed before the data are
 /// read: `Z` comes from the algorithm's coins, `c_{T+1}` is the same in both databases of a
 /// `t`-neighbouring pair (Definition 2.4). For each action `x`, the utility `mu_T(x, c_{T+1})`
-/// moves by at most `Delta = 2 B sup_W sigma^2` ([`crate::sensitivity()`]), so the exponential
+/// moves by at most `Delta = 2 B sup_W sigma^2` ([`crate::sensitivity()`]; with
+/// [`crate::SensitivityRule::QueryContext`], by at most `Delta(c_{T+1})`, computed here from `Z`
+/// and `c_{T+1}` by [`SensitivityBound::at_context`]), so the exponential
 /// mechanism with `exp(eps u / (2 Delta))` is `eps`-DP in the data (McSherry & Talwar 2007,
 /// Thm 6; Dwork & Roth 2014, Thm 3.10), provided `Delta` is a bound (not the paper's
 /// estimate). The learning stage's queries are uniform and data-independent, so they cost no
@@ -58,6 +60,9 @@ impl PredictionStage {
             }
             .into());
         }
+        // A query-context bound is placed at this stage's context (from `Z` and `c` only);
+        // the other rules are context-free. Either way the bound must be this variance's.
+        let bound = bound.at_context(&variance, &problem, context.view())?;
         let mechanism = ExponentialMechanism::new(epsilon, bound.sensitivity())?;
         Ok(Self {
             variance,
@@ -68,7 +73,7 @@ impl PredictionStage {
         })
     }
 
-    /// The sensitivity in use.
+    /// The sensitivity in use (for a query-context rule, placed at this stage's context).
     pub fn bound(&self) -> &SensitivityBound {
         &self.bound
     }

@@ -31,6 +31,14 @@
 //!   [`JointKernel`] (SE or Matérn 5/2 factors) and checks that it is the estimator's kernel
 //!   (the same object). It depends only on `Z` (not on the data), so the mechanism stays
 //!   `eps`-DP; the result is capped at the proven `sup_diag / tau`.
+//! - [`SensitivityRule::QueryContext`]: the sensitivity at the query context `c = c_{T+1}` only.
+//!   The prediction stage evaluates `mu_T(., c)` and nothing else, and for `w = (x, c)` the same
+//!   Cauchy-Schwarz step gives `|mu_T(w) - mu'_T(w)| <= B sigma(w) (sigma(w_t) + sigma(w'_t))
+//!   <= 2 B sigma(w) S` for any `S >= sup_W sigma`; over the finite `X`,
+//!   `Delta(c) = 2 B S min(sigma_c, S)` with `sigma_c = max_{x in X} sigma(x, c)`, computed exactly
+//!   (one `sigma^2` per action), and `S^2` the proven bound or, with a grid, the certified one.
+//!   `Delta(c)` depends on `Z`, the kernel, `X`, `B` and `c` only: `c_{T+1}` is the same in both
+//!   neighbours (Definition 2.4), so the stage stays `eps`-DP in the data ([`SensitivityBound::at_context`]).
 //! - [`SensitivityRule::PaperEstimate`]: `2 B max sigma^2` over a finite sample of `W`: **not a
 //!   bound** (the supremum can be larger between the samples); offered only to compare with the
 //!   paper (papers/README.md).
@@ -59,6 +67,14 @@ pub enum SensitivityRule {
         /// Grid points per dimension of `C` (>= 1).
         points_per_dim: usize,
     },
+    /// `Delta(c) = 2 B S min(max_x sigma(x, c), S)` at the query context `c` (module docs), with
+    /// `S^2` the proven bound on `sup_W sigma^2`, or the certified one from a grid of
+    /// `points_per_dim` points per context dimension when that is given. The context-free value
+    /// `2 B S^2` is the cap; [`SensitivityBound::at_context`] gives the value at `c`.
+    QueryContext {
+        /// Grid points per dimension of `C` for a certified `S` (>= 1); `None` for the proven `S`.
+        points_per_dim: Option<usize>,
+    },
     /// The paper's estimate `2 B max sigma^2` over `samples` points of `W` drawn like `Z`:
     /// not a bound.
     PaperEstimate {
@@ -78,20 +94,76 @@ impl SensitivityRule {
         match self {
             Self::Proven => "proven 2B/tau",
             Self::Certified { .. } => "certified 2B sup sigma^2",
+            Self::QueryContext {
+                points_per_dim: None,
+            } => "query-context 2B S max_x sigma(x, c), proven S",
+            Self::QueryContext {
+                points_per_dim: Some(_),
+            } => "query-context 2B S max_x sigma(x, c), certified S",
             Self::PaperEstimate { .. } => "paper's estimate (not a bound)",
         }
     }
 }
 
 /// `sup_W sigma^2` as bounded or estimated by a rule, the clipping bound `B`, and the
-/// sensitivity `2 B` times it. Only [`sensitivity()`] makes one (the fields are private), so a
-/// [`crate::PredictionStage`] never runs on a hand-written `Delta`.
+/// sensitivity `2 B` times it (for [`SensitivityRule::QueryContext`], once placed at a context by
+/// [`SensitivityBound::at_context`], `2 B S min(sigma_c, S)`). Only [`sensitivity()`] makes one
+/// (the fields are private), so a [`crate::PredictionStage`] never runs on a hand-written
+/// `Delta`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SensitivityBound {
     rule: SensitivityRule,
     sup_sigma2: f64,
     reward_bound: f64,
     sensitivity: f64,
+    context_sigma: Option<f64>,
+    /// The `Z`, `T` and `tau` the bound was computed for ([`VarianceId`]).
+    variance: VarianceId,
+}
+
+/// What identifies the [`SurrogateVariance`] a bound was computed for: `T`, `tau` and a
+/// fingerprint of `Z`'s bits (FNV-1a over the entries and the shape). A bound is refused by
+/// [`SensitivityBound::at_context`] and [`crate::PredictionStage`] for any other variance, so a
+/// certified or query-context `Delta` of one `Z` is never used with another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct VarianceId {
+    horizon: usize,
+    tau_bits: u64,
+    z_fingerprint: u64,
+}
+
+impl VarianceId {
+    /// The identity of `variance`.
+    pub fn of(variance: &SurrogateVariance) -> Self {
+        let z = variance.approximating_set();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let shape = [z.nrows() as u64, z.ncols() as u64];
+        for v in shape.into_iter().chain(z.iter().map(|x| x.to_bits())) {
+            for byte in v.to_le_bytes() {
+                h ^= u64::from(byte);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        Self {
+            horizon: variance.horizon(),
+            tau_bits: variance.tau().to_bits(),
+            z_fingerprint: h,
+        }
+    }
+
+    /// A typed error unless `variance` is the one this identity was taken of.
+    pub fn check(&self, variance: &SurrogateVariance) -> Result<(), UscaError> {
+        if Self::of(variance) == *self {
+            Ok(())
+        } else {
+            Err(InputError::Unsatisfied {
+                what: "surrogate variance of the sensitivity bound",
+                value: variance.tau(),
+                requirement: "must be the one the bound was computed for (the same Z, T and tau)",
+            }
+            .into())
+        }
+    }
 }
 
 impl SensitivityBound {
@@ -110,9 +182,57 @@ impl SensitivityBound {
         self.reward_bound
     }
 
-    /// `Delta = 2 B sup_sigma2`.
+    /// `Delta = 2 B sup_sigma2`, or for [`SensitivityRule::QueryContext`] placed at a context,
+    /// `2 B S min(sigma_c, S)` with `S = sup_sigma2^{1/2}`.
     pub fn sensitivity(&self) -> f64 {
         self.sensitivity
+    }
+
+    /// The identity of the variance (`Z`, `T`, `tau`) the bound was computed for.
+    pub fn variance_id(&self) -> VarianceId {
+        self.variance
+    }
+
+    /// `sigma_c = max_{x in X} sigma(x, c)` at the context this bound was placed at
+    /// ([`SensitivityBound::at_context`]; `None` before, and for the other rules).
+    pub fn context_sigma(&self) -> Option<f64> {
+        self.context_sigma
+    }
+
+    /// The bound for the prediction at context `c` (checked to lie in `C`; `variance` checked
+    /// to be the one the bound was computed for): for
+    /// [`SensitivityRule::QueryContext`], `Delta(c) = 2 B S min(sigma_c, S)` with
+    /// `sigma_c = max_{x in X} sigma(x, c)` from `variance` (the `Z` the bound was computed for;
+    /// module docs); every other rule is context-free and comes back unchanged.
+    ///
+    /// The value depends on `Z`, the kernel, `X`, `B` and `c` only, never on the learning data.
+    pub fn at_context(
+        &self,
+        variance: &SurrogateVariance,
+        problem: &ContextualProblem,
+        c: ndarray::ArrayView1<'_, f64>,
+    ) -> Result<Self, UscaError> {
+        self.variance.check(variance)?;
+        if !matches!(self.rule, SensitivityRule::QueryContext { .. }) {
+            return Ok(*self);
+        }
+        problem.contexts().check(c, 0)?;
+        let cap = self.sup_sigma2.sqrt();
+        // `sigma_c`; a value that is NaN somewhere, zero or subnormal (cancellation at a tiny
+        // `tau`) falls back to the cap `S`, which is always a bound.
+        let sigma_c = variance
+            .sigma2(problem.joint_all(c).view())?
+            .iter()
+            .try_fold(0.0f64, |m, &v| {
+                (!v.is_nan()).then(|| m.max(v.max(0.0).sqrt()))
+            })
+            .filter(|s| s.is_normal())
+            .unwrap_or(cap);
+        Ok(Self {
+            sensitivity: 2.0 * self.reward_bound * cap * sigma_c.min(cap),
+            context_sigma: Some(sigma_c),
+            ..*self
+        })
     }
 }
 
@@ -134,21 +254,12 @@ pub fn sensitivity<R: Rng + ?Sized>(
     let sup_sigma2 = match rule {
         SensitivityRule::Proven => proven,
         SensitivityRule::Certified { points_per_dim } => {
-            let joint = joint.ok_or(InputError::Unsatisfied {
-                what: "kernel for the certified sensitivity",
-                value: f64::NAN,
-                requirement: "must be given: a JointKernel (SE or Matern-5/2 factors)",
-            })?;
-            if !joint.is(variance.kernel()) {
-                return Err(InputError::Unsatisfied {
-                    what: "kernel for the certified sensitivity",
-                    value: f64::NAN,
-                    requirement: "must be the estimator's own kernel (the same Arc)",
-                }
-                .into());
-            }
-            certified_sup_sigma2(variance, problem, joint, points_per_dim)?.min(proven)
+            certified(variance, problem, joint, points_per_dim, proven)?
         }
+        SensitivityRule::QueryContext { points_per_dim } => match points_per_dim {
+            None => proven,
+            Some(points_per_dim) => certified(variance, problem, joint, points_per_dim, proven)?,
+        },
         SensitivityRule::PaperEstimate { samples } => {
             let w = crate::approximating_set::sample_approximating_set(problem, samples, rng)?;
             variance
@@ -163,7 +274,34 @@ pub fn sensitivity<R: Rng + ?Sized>(
         sup_sigma2,
         reward_bound: b,
         sensitivity: 2.0 * b * sup_sigma2,
+        context_sigma: None,
+        variance: VarianceId::of(variance),
     })
+}
+
+/// The certified bound on `sup_W sigma^2`, capped at the proven `proven`, after checking that
+/// `joint` is given and is the variance's own kernel.
+fn certified(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    joint: Option<&std::sync::Arc<JointKernel>>,
+    points_per_dim: usize,
+    proven: f64,
+) -> Result<f64, UscaError> {
+    let joint = joint.ok_or(InputError::Unsatisfied {
+        what: "kernel for the certified sensitivity",
+        value: f64::NAN,
+        requirement: "must be given: a JointKernel (SE or Matern-5/2 factors)",
+    })?;
+    if !joint.is(variance.kernel()) {
+        return Err(InputError::Unsatisfied {
+            what: "kernel for the certified sensitivity",
+            value: f64::NAN,
+            requirement: "must be the estimator's own kernel (the same Arc)",
+        }
+        .into());
+    }
+    Ok(certified_sup_sigma2(variance, problem, joint, points_per_dim)?.min(proven))
 }
 
 /// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.

@@ -14,7 +14,8 @@ use rand_chacha::ChaCha20Rng;
 use usca::sensitivity::proven_sup_sigma2;
 use usca::synthetic::SyntheticProblem;
 use usca::{
-    LearningData, SurrogateVariance, UscaEstimator, learning_stage, sample_approximating_set,
+    LearningData, SensitivityRule, SurrogateVariance, UscaEstimator, learning_stage,
+    sample_approximating_set, sensitivity,
 };
 
 proptest! {
@@ -89,5 +90,173 @@ proptest! {
         for s2 in v.sigma2(q.view()).unwrap() {
             prop_assert!((0.0..=1.0 / tau * (1.0 + 1e-12)).contains(&s2), "sigma^2 = {s2}");
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The query-context rule: the same neighbours as above move `mu_T(., c)` by at most
+    /// `Delta(c) = 2 B S min(max_x sigma(x, c), S)` at the query context `c`, which never exceeds
+    /// the context-free `2 B S^2`. (With `Delta(c) / 8` in its place the property fails within
+    /// the 24 cases.)
+    #[test]
+    fn one_user_moves_mu_at_the_query_context_by_at_most_delta_c(
+        seed in 0u64..1_000_000,
+        t in 2usize..40,
+        m in 1usize..60,
+        tau in 0.05f64..4.0,
+        row in 0usize..40,
+        c_new in 0.0f64..=1.0,
+        y_old in -1.5f64..=1.5,
+        y_new in -1.5f64..=1.5,
+        c_query in 0.0f64..=1.0,
+        certified in any::<bool>(),
+    ) {
+        let b = 1.5;
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+        let data = learning_stage(&inst.problem, t, b, &mut rng).unwrap();
+        let z = sample_approximating_set(&inst.problem, m, &mut rng).unwrap();
+        let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, t, tau).unwrap());
+        let i = row % t;
+        let mut points = data.points().to_owned();
+        let mut y = data.rewards().to_owned();
+        y[i] = y_old;
+        let x = LearningData::new(points.clone(), y.clone(), b).unwrap();
+        let dx = inst.problem.actions().dim();
+        points[[i, dx]] = c_new;
+        y[i] = y_new;
+        let x_prime = LearningData::new(points, y, b).unwrap();
+        let c = array![c_query];
+        // The proven S, or the certified one (a 16-point grid of C).
+        let points_per_dim = certified.then_some(16);
+        let global = sensitivity(
+            SensitivityRule::QueryContext { points_per_dim },
+            &v,
+            &inst.problem,
+            Some(&inst.kernel),
+            b,
+            &mut rng,
+        )
+        .unwrap();
+        let at_c = global.at_context(&v, &inst.problem, c.view()).unwrap();
+        let delta_c = at_c.sensitivity();
+        prop_assert!(delta_c <= global.sensitivity());
+        prop_assert!(delta_c > 0.0);
+        let q = inst.problem.joint_all(c.view());
+        let sigma_c = v.sigma2(q.view()).unwrap().iter().fold(0.0f64, |a, &s| a.max(s.sqrt()));
+        prop_assert_eq!(at_c.context_sigma().map(f64::to_bits), Some(sigma_c.to_bits()));
+        let mu = UscaEstimator::fit(v.clone(), x).unwrap().mu(q.view()).unwrap();
+        let mu_prime = UscaEstimator::fit(v.clone(), x_prime).unwrap().mu(q.view()).unwrap();
+        for (a, a_prime) in mu.iter().zip(&mu_prime) {
+            prop_assert!((a - a_prime).abs() <= delta_c * (1.0 + 1e-9),
+                "|mu - mu'| = {} > Delta(c) = {delta_c}", (a - a_prime).abs());
+        }
+    }
+}
+
+/// The prediction stage places a query-context bound at its own context (and leaves the
+/// context-free rules alone), and `Usca::probabilities` uses the bound of the context asked.
+#[test]
+fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
+    use usca::{PredictionStage, Usca, UscaParams};
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
+    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap());
+    let rule = SensitivityRule::QueryContext {
+        points_per_dim: None,
+    };
+    let global = sensitivity(rule, &v, &inst.problem, None, b, &mut rng).unwrap();
+    let proven = sensitivity(
+        SensitivityRule::Proven,
+        &v,
+        &inst.problem,
+        None,
+        b,
+        &mut rng,
+    )
+    .unwrap();
+    assert_eq!(
+        global.sensitivity().to_bits(),
+        proven.sensitivity().to_bits()
+    );
+    let (c1, c2) = (array![0.1], array![0.8]);
+    let at = |c: &Array1<f64>| global.at_context(&v, &inst.problem, c.view()).unwrap();
+    assert_ne!(
+        at(&c1).sensitivity().to_bits(),
+        at(&c2).sensitivity().to_bits()
+    );
+    for c in [&c1, &c2] {
+        let stage =
+            PredictionStage::new(v.clone(), inst.problem.clone(), c.clone(), 1.0, global).unwrap();
+        assert_eq!(
+            stage.bound().sensitivity().to_bits(),
+            at(c).sensitivity().to_bits()
+        );
+        assert!(stage.bound().sensitivity() < global.sensitivity());
+        let plain =
+            PredictionStage::new(v.clone(), inst.problem.clone(), c.clone(), 1.0, proven).unwrap();
+        assert_eq!(plain.bound(), &proven);
+    }
+    assert!(
+        global
+            .at_context(&v, &inst.problem, array![1.5].view())
+            .is_err()
+    );
+    // A bound is refused with another Z (or tau), and the certified S needs the joint kernel.
+    let other_z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
+    let other = SurrogateVariance::new(inst.kernel.clone(), other_z, 64, 1.0).unwrap();
+    assert!(global.at_context(&other, &inst.problem, c1.view()).is_err());
+    let other_tau = SurrogateVariance::new(
+        inst.kernel.clone(),
+        v.approximating_set().to_owned(),
+        64,
+        2.0,
+    )
+    .unwrap();
+    assert!(
+        global
+            .at_context(&other_tau, &inst.problem, c1.view())
+            .is_err()
+    );
+    assert!(
+        PredictionStage::new(
+            Arc::new(other),
+            inst.problem.clone(),
+            c1.clone(),
+            1.0,
+            proven
+        )
+        .is_err()
+    );
+    let certified_rule = SensitivityRule::QueryContext {
+        points_per_dim: Some(8),
+    };
+    assert!(sensitivity(certified_rule, &v, &inst.problem, None, b, &mut rng).is_err());
+
+    let params = UscaParams::query_context(None);
+    let mut coins = ChaCha20Rng::seed_from_u64(8);
+    let usca = Usca::learn(
+        &inst.problem,
+        inst.kernel.clone(),
+        None,
+        params,
+        64,
+        &mut rng,
+        &mut coins,
+    )
+    .unwrap();
+    for c in [&c1, &c2] {
+        let delta = usca.sensitivity_at(c.view()).unwrap().sensitivity();
+        let u = usca.utilities(c.view()).unwrap().to_vec();
+        let want = privacy::mechanisms::ExponentialMechanism::new(1.0, delta)
+            .unwrap()
+            .probabilities(&u)
+            .unwrap();
+        assert_eq!(usca.probabilities(c.view(), 1.0).unwrap(), want);
+        assert!(delta < usca.summary().bound.sensitivity());
     }
 }
