@@ -173,6 +173,19 @@ pub(super) fn prediction_stage_certified(ctx: &Context) -> CheckResult {
     )
 }
 
+/// The worst-case pair of [`pair`] under the query-context rule (proven `S`).
+fn query_context_pair(ctx: &Context) -> Result<Pair, CheckError> {
+    pair(
+        ctx,
+        SensitivityRule::QueryContext {
+            points_per_dim: None,
+        },
+        Z_SIZE,
+        101,
+        false,
+    )
+}
+
 pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
     let o = audited(
         ctx,
@@ -185,15 +198,7 @@ pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
     // What a Delta(c) too small by 2, 3, 4 or 5 does on this pair: its exact loss beside the
     // claim (docs/usca.md: the pair's loss at the correct Delta(c) is well below eps, so only a
     // calibration error large enough to push it above eps can be flagged on this pair).
-    let p = pair(
-        ctx,
-        SensitivityRule::QueryContext {
-            points_per_dim: None,
-        },
-        Z_SIZE,
-        101,
-        false,
-    )?;
+    let p = query_context_pair(ctx)?;
     let real = p.stage.mechanism().clone();
     let mut losses = Vec::new();
     for k in [2.0, 3.0, 4.0, 5.0] {
@@ -213,35 +218,15 @@ pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
 /// The query-context rule with `Delta(c)` divided by [`QUERY_CONTEXT_CONTROL_FACTOR`]: the audit
 /// must flag it.
 pub(super) fn query_context_too_small(ctx: &Context) -> CheckResult {
-    let p = pair(
+    too_small(
         ctx,
-        SensitivityRule::QueryContext {
-            points_per_dim: None,
-        },
-        Z_SIZE,
-        101,
-        false,
-    )?;
-    let real = p.stage.mechanism().clone();
-    let broken = ExponentialMechanism::new(
-        EPS,
-        p.stage.bound().sensitivity() / QUERY_CONTEXT_CONTROL_FACTOR,
-    )?
-    .with_sampler(real.sampler());
-    let r = run_audit(ctx, &broken, &p)?;
-    let loss = pair_loss(&broken, &p.u, &p.u_prime)?;
-    let mut o = audit_outcome(
-        ctx,
-        CheckKind::PositiveControl,
+        &query_context_pair(ctx)?,
+        QUERY_CONTEXT_CONTROL_FACTOR,
         format!(
             "prediction stage with the query-context sensitivity Delta(c) / \
              {QUERY_CONTEXT_CONTROL_FACTOR}"
         ),
-        &r,
-        Expect::Flagged,
-    );
-    o.measured.push_str(&format!("; exact pair loss {loss:.4}"));
-    Ok(o.value("pair_privacy_loss", loss))
+    )
 }
 
 /// Audit the prediction stage under `rule` on the worst-case pair of [`pair`].
@@ -298,19 +283,23 @@ pub(super) fn no_clipping(ctx: &Context) -> CheckResult {
 }
 
 pub(super) fn sensitivity_too_small(ctx: &Context) -> CheckResult {
-    let p = pair(ctx, SensitivityRule::Proven, Z_SIZE, 101, false)?;
-    let real = p.stage.mechanism().clone();
-    let broken = ExponentialMechanism::new(EPS, p.stage.bound().sensitivity() / 10.0)?
-        .with_sampler(real.sampler());
-    let r = run_audit(ctx, &broken, &p)?;
-    let loss = pair_loss(&broken, &p.u, &p.u_prime)?;
-    let mut o = audit_outcome(
+    too_small(
         ctx,
-        CheckKind::PositiveControl,
+        &pair(ctx, SensitivityRule::Proven, Z_SIZE, 101, false)?,
+        10.0,
         "prediction stage with a sensitivity ten times too small".into(),
-        &r,
-        Expect::Flagged,
-    );
+    )
+}
+
+/// The positive control of a pair: the real utilities under the stage's `Delta` divided by
+/// `factor` (the same sampler), which the audit must flag.
+fn too_small(ctx: &Context, p: &Pair, factor: f64, what: String) -> CheckResult {
+    let real = p.stage.mechanism().clone();
+    let broken = ExponentialMechanism::new(EPS, p.stage.bound().sensitivity() / factor)?
+        .with_sampler(real.sampler());
+    let r = run_audit(ctx, &broken, p)?;
+    let loss = pair_loss(&broken, &p.u, &p.u_prime)?;
+    let mut o = audit_outcome(ctx, CheckKind::PositiveControl, what, &r, Expect::Flagged);
     o.measured.push_str(&format!("; exact pair loss {loss:.4}"));
     Ok(o.value("pair_privacy_loss", loss))
 }

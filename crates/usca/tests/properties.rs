@@ -40,6 +40,52 @@ proptest! {
     }
 }
 
+/// A problem, its surrogate variance and two learning data sets that differ in row `row % t`:
+/// the same query `x_i` (drawn independently of the data), the context `c_new` anywhere in `C`
+/// and the rewards `y_old` against `y_new` (Definition 2.4's neighbours).
+struct Neighbours {
+    inst: usca::Instance,
+    v: Arc<SurrogateVariance>,
+    x: LearningData,
+    x_prime: LearningData,
+    rng: ChaCha20Rng,
+}
+
+#[allow(clippy::too_many_arguments)] // the proptest parameters, passed through
+fn neighbours(
+    seed: u64,
+    t: usize,
+    m: usize,
+    tau: f64,
+    row: usize,
+    c_new: f64,
+    y_old: f64,
+    y_new: f64,
+) -> Neighbours {
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let data = learning_stage(&inst.problem, t, b, &mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, m, &mut rng).unwrap();
+    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, t, tau).unwrap());
+    let i = row % t;
+    let mut points = data.points().to_owned();
+    let mut y = data.rewards().to_owned();
+    y[i] = y_old;
+    let x = LearningData::new(points.clone(), y.clone(), b).unwrap();
+    let dx = inst.problem.actions().dim();
+    points[[i, dx]] = c_new;
+    y[i] = y_new;
+    let x_prime = LearningData::new(points, y, b).unwrap();
+    Neighbours {
+        inst,
+        v,
+        x,
+        x_prime,
+        rng,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -61,22 +107,8 @@ proptest! {
         c_query in 0.0f64..=1.0,
     ) {
         let b = 1.5;
-        let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-        let data = learning_stage(&inst.problem, t, b, &mut rng).unwrap();
-        let z = sample_approximating_set(&inst.problem, m, &mut rng).unwrap();
-        let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, t, tau).unwrap());
-        let i = row % t;
-        let mut points = data.points().to_owned();
-        let mut y = data.rewards().to_owned();
-        y[i] = y_old;
-        let x = LearningData::new(points.clone(), y.clone(), b).unwrap();
-        // The neighbour: same query x_i (drawn independently of the data), any context, any
-        // reward.
-        let dx = inst.problem.actions().dim();
-        points[[i, dx]] = c_new;
-        y[i] = y_new;
-        let x_prime = LearningData::new(points, y, b).unwrap();
+        let Neighbours { inst, v, x, x_prime, .. } =
+            neighbours(seed, t, m, tau, row, c_new, y_old, y_new);
         let q = inst.problem.joint_all(array![c_query].view());
         let mu = UscaEstimator::fit(v.clone(), x).unwrap().mu(q.view()).unwrap();
         let mu_prime = UscaEstimator::fit(v.clone(), x_prime).unwrap().mu(q.view()).unwrap();
@@ -114,20 +146,8 @@ proptest! {
         certified in any::<bool>(),
     ) {
         let b = 1.5;
-        let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-        let data = learning_stage(&inst.problem, t, b, &mut rng).unwrap();
-        let z = sample_approximating_set(&inst.problem, m, &mut rng).unwrap();
-        let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, t, tau).unwrap());
-        let i = row % t;
-        let mut points = data.points().to_owned();
-        let mut y = data.rewards().to_owned();
-        y[i] = y_old;
-        let x = LearningData::new(points.clone(), y.clone(), b).unwrap();
-        let dx = inst.problem.actions().dim();
-        points[[i, dx]] = c_new;
-        y[i] = y_new;
-        let x_prime = LearningData::new(points, y, b).unwrap();
+        let Neighbours { inst, v, x, x_prime, mut rng } =
+            neighbours(seed, t, m, tau, row, c_new, y_old, y_new);
         let c = array![c_query];
         // The proven S, or the certified one (a 16-point grid of C).
         let points_per_dim = certified.then_some(16);
