@@ -40,6 +40,7 @@ pub struct SurrogateVariance {
     tau: f64,
     rho: f64,
     t: usize,
+    z_fingerprint: u64,
 }
 
 impl SurrogateVariance {
@@ -58,6 +59,7 @@ impl SurrogateVariance {
         let mut kzz = kernel.gram(z.view())?;
         kzz.diag_mut().mapv_inplace(|v| v + rho);
         let chol = Cholesky::factor("K_ZZ + rho I", kzz.view())?;
+        let z_fingerprint = fingerprint(z.view());
         Ok(Self {
             kernel,
             z,
@@ -65,7 +67,14 @@ impl SurrogateVariance {
             tau,
             rho,
             t,
+            z_fingerprint,
         })
+    }
+
+    /// A fingerprint of `Z`'s shape and bits (FNV-1a), computed once: what
+    /// [`crate::sensitivity::VarianceId`] compares.
+    pub fn z_fingerprint(&self) -> u64 {
+        self.z_fingerprint
     }
 
     /// The kernel on `W`.
@@ -236,6 +245,19 @@ impl UscaEstimator {
     pub(crate) fn combine(&self, kwt: &Array2<f64>, kwz: &Array2<f64>) -> Array1<f64> {
         (kwt.dot(&self.data.rewards()) - kwz.dot(&self.v)) / self.variance.tau
     }
+}
+
+/// FNV-1a over the shape and the bits of the entries of `z`.
+fn fingerprint(z: ArrayView2<'_, f64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let shape = [z.nrows() as u64, z.ncols() as u64];
+    for v in shape.into_iter().chain(z.iter().map(|x| x.to_bits())) {
+        for byte in v.to_le_bytes() {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
 
 #[cfg(test)]

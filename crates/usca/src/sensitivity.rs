@@ -135,19 +135,10 @@ pub struct VarianceId {
 impl VarianceId {
     /// The identity of `variance`.
     pub fn of(variance: &SurrogateVariance) -> Self {
-        let z = variance.approximating_set();
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let shape = [z.nrows() as u64, z.ncols() as u64];
-        for v in shape.into_iter().chain(z.iter().map(|x| x.to_bits())) {
-            for byte in v.to_le_bytes() {
-                h ^= u64::from(byte);
-                h = h.wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        }
         Self {
             horizon: variance.horizon(),
             tau_bits: variance.tau().to_bits(),
-            z_fingerprint: h,
+            z_fingerprint: variance.z_fingerprint(),
         }
     }
 
