@@ -27,8 +27,8 @@ use rand_chacha::ChaCha20Rng;
 use usca::sensitivity::argmax_sigma2;
 use usca::synthetic::SyntheticProblem;
 use usca::{
-    LearningData, PredictionStage, SensitivityRule, SurrogateVariance, UscaParams, learning_stage,
-    sample_approximating_set, sensitivity,
+    DesignSpectrum, LearningData, PredictionStage, Regulariser, SensitivityRule, SurrogateVariance,
+    UscaParams, learning_stage, paper_k, sample_approximating_set, sensitivity,
 };
 
 use crate::shared::{ALPHA, Expect, audit_outcome};
@@ -54,6 +54,8 @@ struct Pair {
     stage: PredictionStage,
     u: Vec<f64>,
     u_prime: Vec<f64>,
+    /// The regulariser of `K_ZZ + rho I`.
+    rho: f64,
 }
 
 /// Build the pair for `rule` on `|Z| = z_size` points, the argmax of `sigma^2` searched on
@@ -62,6 +64,7 @@ struct Pair {
 fn pair(
     ctx: &Context,
     rule: SensitivityRule,
+    regulariser: Regulariser,
     z_size: usize,
     grid: usize,
     unclipped: bool,
@@ -72,11 +75,21 @@ fn pair(
     let inst = SyntheticProblem::default().sample(&mut rng)?;
     let data = learning_stage(&inst.problem, T, b, &mut rng)?;
     let z = sample_approximating_set(&inst.problem, z_size, &mut rng)?;
-    let variance = Arc::new(SurrogateVariance::new(
+    // The paper's K = ceil(T / gamma_T), from a design sample of its own stream (so that the
+    // other pairs are unchanged); only the printed regulariser uses it.
+    let mut design_rng = ChaCha20Rng::seed_from_u64(ctx.sub_seed("design"));
+    let design = sample_approximating_set(&inst.problem, params.design_sample, &mut design_rng)?;
+    let k = paper_k(
+        T,
+        DesignSpectrum::estimate(inst.kernel.as_ref(), design.view())?.gamma(T, params.tau)?,
+    );
+    let rho = regulariser.rho(z_size, T, k, params.tau)?;
+    let variance = Arc::new(SurrogateVariance::with_rho(
         inst.kernel.clone(),
         z,
         T,
         params.tau,
+        rho,
     )?);
     let (a, c, _) = argmax_sigma2(&variance, &inst.problem, Some(inst.kernel.as_ref()), grid)?;
     let w = inst.problem.joint(a, c.view());
@@ -106,7 +119,12 @@ fn pair(
             .map(|(p, m)| p + 9.0 * b * (p - m) / (2.0 * b))
             .collect();
     }
-    Ok(Pair { stage, u, u_prime })
+    Ok(Pair {
+        stage,
+        u,
+        u_prime,
+        rho,
+    })
 }
 
 /// `max_i |ln p_i - ln p'_i|`: the exact privacy loss of the pair under `m`.
@@ -161,13 +179,32 @@ fn signs(pair: &Pair) -> (usize, usize, usize) {
 }
 
 pub(super) fn prediction_stage(ctx: &Context) -> CheckResult {
-    audited(ctx, SensitivityRule::Proven, Z_SIZE, 101)
+    audited(
+        ctx,
+        SensitivityRule::Proven,
+        Regulariser::Scaled,
+        Z_SIZE,
+        101,
+    )
+}
+
+/// The verbatim fixed smoother (`rho = K tau` as printed) with the proven sensitivity: the
+/// private baseline `UscaParams::verbatim`.
+pub(super) fn prediction_stage_verbatim(ctx: &Context) -> CheckResult {
+    audited(
+        ctx,
+        SensitivityRule::Proven,
+        Regulariser::AsPrinted,
+        Z_SIZE,
+        101,
+    )
 }
 
 pub(super) fn prediction_stage_certified(ctx: &Context) -> CheckResult {
     audited(
         ctx,
         SensitivityRule::Certified { points_per_dim: 64 },
+        Regulariser::Scaled,
         Z_SIZE_CERTIFIED,
         1001,
     )
@@ -180,6 +217,7 @@ fn query_context_pair(ctx: &Context) -> Result<Pair, CheckError> {
         SensitivityRule::QueryContext {
             points_per_dim: None,
         },
+        Regulariser::Scaled,
         Z_SIZE,
         101,
         false,
@@ -192,6 +230,7 @@ pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
         SensitivityRule::QueryContext {
             points_per_dim: None,
         },
+        Regulariser::Scaled,
         Z_SIZE,
         101,
     )?;
@@ -230,8 +269,14 @@ pub(super) fn query_context_too_small(ctx: &Context) -> CheckResult {
 }
 
 /// Audit the prediction stage under `rule` on the worst-case pair of [`pair`].
-fn audited(ctx: &Context, rule: SensitivityRule, z_size: usize, grid: usize) -> CheckResult {
-    let p = pair(ctx, rule, z_size, grid, false)?;
+fn audited(
+    ctx: &Context,
+    rule: SensitivityRule,
+    regulariser: Regulariser,
+    z_size: usize,
+    grid: usize,
+) -> CheckResult {
+    let p = pair(ctx, rule, regulariser, z_size, grid, false)?;
     let m = p.stage.mechanism().clone();
     let r = run_audit(ctx, &m, &p)?;
     let loss = pair_loss(&m, &p.u, &p.u_prime)?;
@@ -242,8 +287,10 @@ fn audited(ctx: &Context, rule: SensitivityRule, z_size: usize, grid: usize) -> 
         ctx,
         CheckKind::Audit,
         format!(
-            "{} on 50 actions, T = {T}, |Z| = {z_size}",
-            p.stage.claim().subject
+            "{} on 50 actions, T = {T}, |Z| = {z_size}, {} = {}",
+            p.stage.claim().subject,
+            regulariser.label(),
+            p.rho
         ),
         &r,
         Expect::holds(None),
@@ -267,7 +314,14 @@ fn audited(ctx: &Context, rule: SensitivityRule, z_size: usize, grid: usize) -> 
 }
 
 pub(super) fn no_clipping(ctx: &Context) -> CheckResult {
-    let p = pair(ctx, SensitivityRule::Proven, Z_SIZE, 101, true)?;
+    let p = pair(
+        ctx,
+        SensitivityRule::Proven,
+        Regulariser::Scaled,
+        Z_SIZE,
+        101,
+        true,
+    )?;
     let m = p.stage.mechanism().clone();
     let r = run_audit(ctx, &m, &p)?;
     let loss = pair_loss(&m, &p.u, &p.u_prime)?;
@@ -285,7 +339,14 @@ pub(super) fn no_clipping(ctx: &Context) -> CheckResult {
 pub(super) fn sensitivity_too_small(ctx: &Context) -> CheckResult {
     too_small(
         ctx,
-        &pair(ctx, SensitivityRule::Proven, Z_SIZE, 101, false)?,
+        &pair(
+            ctx,
+            SensitivityRule::Proven,
+            Regulariser::Scaled,
+            Z_SIZE,
+            101,
+            false,
+        )?,
         10.0,
         "prediction stage with a sensitivity ten times too small".into(),
     )

@@ -1,7 +1,8 @@
 //! Checks with ids under `usca/`: Pavlovic, Salgia & Zhao 2025 (USCA). The audit of the
 //! prediction stage on the worst-case pair we can construct, with the two positive controls of
 //! the issue (no clipping, a sensitivity ten times too small), and of the certified and the
-//! query-context rules (with a query-context sensitivity three times too small as its control); the
+//! query-context rules (with a query-context sensitivity four times too small as its control) and
+//! of the verbatim fixed smoother (`rho = K tau` as printed, the proven sensitivity); the
 //! estimator against the GP posterior mean as `T` grows with `|Z| = T K` (Lemma 6.2), with an
 //! unscaled regulariser as the control; `sigma^2` and its certified supremum, with the grid
 //! maximum without slack as the control;
@@ -33,6 +34,10 @@ pub const AREA: Area = Area {
 pub fn checks() -> Vec<Check> {
     vec![
         Check::new("usca/audit/prediction-stage", audits::prediction_stage),
+        Check::new(
+            "usca/audit/prediction-stage-verbatim",
+            audits::prediction_stage_verbatim,
+        ),
         Check::new(
             "usca/audit/prediction-stage-certified",
             audits::prediction_stage_certified,

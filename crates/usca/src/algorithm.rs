@@ -68,6 +68,8 @@ pub struct UscaSummary {
     pub k: usize,
     /// `|Z|`.
     pub z_size: usize,
+    /// The regulariser `rho` of `K_ZZ + rho I` ([`crate::Regulariser`]).
+    pub rho: f64,
     /// The sensitivity.
     pub bound: SensitivityBound,
 }
@@ -121,7 +123,9 @@ impl Usca {
             DesignSpectrum::estimate(kernel.as_ref(), design.view())?.gamma(t, params.tau)?;
         let z_size = params.approximating_set.size(t, gamma_t)?;
         let z = sample_approximating_set(problem, z_size, rng)?;
-        let variance = Arc::new(SurrogateVariance::new(kernel, z, t, params.tau)?);
+        let k = paper_k(t, gamma_t);
+        let rho = params.regulariser.rho(z_size, t, k, params.tau)?;
+        let variance = Arc::new(SurrogateVariance::with_rho(kernel, z, t, params.tau, rho)?);
         let bound = sensitivity(
             params.sensitivity,
             &variance,
@@ -143,8 +147,9 @@ impl Usca {
             summary: UscaSummary {
                 horizon: t,
                 gamma_t,
-                k: paper_k(t, gamma_t),
+                k,
                 z_size,
+                rho,
                 bound,
             },
         })

@@ -29,6 +29,7 @@ use kernel::linalg::Cholesky;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use crate::error::{InputError, UscaError};
+use crate::regulariser::Regulariser;
 use validation::positive;
 
 /// `sigma^2` of eq. (5): it depends only on `Z`, `tau` and `T`, never on the data.
@@ -44,18 +45,33 @@ pub struct SurrogateVariance {
 }
 
 impl SurrogateVariance {
-    /// Factor `K_ZZ + rho I`, `rho = (|Z| / T) tau`, for the approximating set `z` (rows),
-    /// `T >= 1` learning rounds and `tau > 0`.
+    /// Factor `K_ZZ + rho I`, `rho = (|Z| / T) tau` ([`Regulariser::Scaled`]), for the
+    /// approximating set `z` (rows), `T >= 1` learning rounds and `tau > 0`.
     pub fn new(
         kernel: Arc<dyn Kernel>,
         z: Array2<f64>,
         t: usize,
         tau: f64,
     ) -> Result<Self, UscaError> {
+        validation::non_empty("approximating set Z", z.nrows())?;
+        let rho = Regulariser::Scaled.rho(z.nrows(), t, 1, tau)?;
+        Self::with_rho(kernel, z, t, tau, rho)
+    }
+
+    /// Factor `K_ZZ + rho I` for a given `rho > 0` (e.g. the printed `K tau`,
+    /// [`Regulariser::AsPrinted`]): `Z~ = (tau / rho) Phi_Z Phi_Z^T + tau I`, still
+    /// `>= tau I`, so every sensitivity rule holds.
+    pub fn with_rho(
+        kernel: Arc<dyn Kernel>,
+        z: Array2<f64>,
+        t: usize,
+        tau: f64,
+        rho: f64,
+    ) -> Result<Self, UscaError> {
         let tau = positive("tau", tau)?;
+        let rho = positive("rho (the regulariser of K_ZZ)", rho)?;
         validation::at_least_one("T (learning rounds)", t)?;
         validation::non_empty("approximating set Z", z.nrows())?;
-        let rho = z.nrows() as f64 / t as f64 * tau;
         let mut kzz = kernel.gram(z.view())?;
         kzz.diag_mut().mapv_inplace(|v| v + rho);
         let chol = Cholesky::factor("K_ZZ + rho I", kzz.view())?;
@@ -92,7 +108,8 @@ impl SurrogateVariance {
         self.tau
     }
 
-    /// The regulariser `rho = (|Z| / T) tau` (`K tau` for `|Z| = T K`).
+    /// The regulariser `rho` (`(|Z| / T) tau` from [`SurrogateVariance::new`], which is the
+    /// paper's `K tau` for `|Z| = T K`).
     pub fn rho(&self) -> f64 {
         self.rho
     }

@@ -13,6 +13,7 @@ pub mod light_sensor;
 pub mod params;
 pub mod prediction;
 pub mod problem;
+pub mod regulariser;
 pub mod sensitivity;
 pub mod synthetic;
 
@@ -26,4 +27,5 @@ pub use joint_kernel::{JointKernel, KernelFamily};
 pub use params::UscaParams;
 pub use prediction::PredictionStage;
 pub use problem::{ContextDistribution, ContextSpace, ContextualProblem, ErrorRate, Instance};
+pub use regulariser::Regulariser;
 pub use sensitivity::{SensitivityBound, SensitivityRule, sensitivity};

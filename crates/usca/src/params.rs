@@ -5,6 +5,7 @@ use validation::{Valid, Validate};
 
 use crate::approximating_set::ApproximatingSetSize;
 use crate::error::UscaError;
+use crate::regulariser::Regulariser;
 use crate::sensitivity::SensitivityRule;
 
 /// The parameters of Algorithm 1 (`T` is the caller's horizon, `eps` the prediction's budget).
@@ -22,6 +23,10 @@ pub struct UscaParams {
     /// Points drawn from the design to estimate the spectrum behind `gamma_T`
     /// ([`crate::gamma::DesignSpectrum`]).
     pub design_sample: usize,
+    /// How `rho` in `K_ZZ + rho I` is set ([`Regulariser`]; default: the scaled
+    /// `(|Z| / T) tau`). Absent from older parameter files, which meant the scaled form.
+    #[serde(default)]
+    pub regulariser: Regulariser,
 }
 
 impl Default for UscaParams {
@@ -35,6 +40,7 @@ impl Default for UscaParams {
             approximating_set: ApproximatingSetSize::default(),
             sensitivity: SensitivityRule::Proven,
             design_sample: 512,
+            regulariser: Regulariser::Scaled,
         }
     }
 }
@@ -92,6 +98,18 @@ impl UscaParams {
     pub fn query_context(points_per_dim: Option<usize>) -> Self {
         Self {
             sensitivity: SensitivityRule::QueryContext { points_per_dim },
+            ..Self::default()
+        }
+    }
+
+    /// Profile "verbatim": the fixed smoother of eqs. (4)-(5) as printed, `rho = K tau` whatever
+    /// `|Z|` ([`Regulariser::AsPrinted`]), with the proven `Delta = 2 B sup_diag / tau`.
+    /// Guarantees `eps`-JDP (`Z~ >= tau I` still holds); `mu_T` is not calibrated when
+    /// `|Z| < T K` (Lemma 6.2 needs `|Z| = T K`), and the mechanism is exactly the default's at
+    /// `tau' = tau T K / |Z|` ([`crate::regulariser`]).
+    pub fn verbatim() -> Self {
+        Self {
+            regulariser: Regulariser::AsPrinted,
             ..Self::default()
         }
     }
@@ -162,6 +180,20 @@ mod tests {
         );
         assert!(UscaParams::query_context(Some(0)).validate().is_err());
         assert!(UscaParams::query_context(Some(8)).validate().is_ok());
+        let v = UscaParams::verbatim();
+        assert_eq!(v.regulariser, Regulariser::AsPrinted);
+        assert_eq!(
+            UscaParams {
+                regulariser: p.regulariser,
+                ..v
+            },
+            p
+        );
+        // A parameter file without the field (written before it existed) reads as the scaled form.
+        let mut json = serde_json::to_value(p).unwrap();
+        json.as_object_mut().unwrap().remove("regulariser");
+        let back: UscaParams = serde_json::from_value(json).unwrap();
+        assert_eq!(back, p);
         assert!(UscaParams::certified(0).validate().is_err());
         assert!(UscaParams::as_printed(0).validate().is_err());
     }

@@ -121,7 +121,7 @@ pub struct SensitivityBound {
     variance: VarianceId,
 }
 
-/// What identifies the [`SurrogateVariance`] a bound was computed for: `T`, `tau` and a
+/// What identifies the [`SurrogateVariance`] a bound was computed for: `T`, `tau`, `rho` and a
 /// fingerprint of `Z`'s bits (FNV-1a over the entries and the shape). A bound is refused by
 /// [`SensitivityBound::at_context`] and [`crate::PredictionStage`] for any other variance, so a
 /// certified or query-context `Delta` of one `Z` is never used with another.
@@ -129,6 +129,7 @@ pub struct SensitivityBound {
 pub struct VarianceId {
     horizon: usize,
     tau_bits: u64,
+    rho_bits: u64,
     z_fingerprint: u64,
 }
 
@@ -138,6 +139,7 @@ impl VarianceId {
         Self {
             horizon: variance.horizon(),
             tau_bits: variance.tau().to_bits(),
+            rho_bits: variance.rho().to_bits(),
             z_fingerprint: variance.z_fingerprint(),
         }
     }
@@ -150,7 +152,7 @@ impl VarianceId {
             Err(InputError::Unsatisfied {
                 what: "surrogate variance of the sensitivity bound",
                 value: variance.tau(),
-                requirement: "must be the one the bound was computed for (the same Z, T and tau)",
+                requirement: "must be the one the bound was computed for (the same Z, T, tau and rho)",
             }
             .into())
         }
