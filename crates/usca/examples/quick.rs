@@ -55,7 +55,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("{line}");
         }
         let data = usca::learning_stage(&inst.problem, t, 1.5, &mut rng)?;
-        let pm = PosteriorMeanBaseline::fit(inst.kernel.clone(), &inst.problem, &data, tau)?;
+        let pm =
+            PosteriorMeanBaseline::fit_factored(inst.kernel.clone(), &inst.problem, &data, tau)?;
         let a = inst
             .problem
             .error_rate(|c| pm.probabilities(c, f64::INFINITY), 500, &mut rng)?;

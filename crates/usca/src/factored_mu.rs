@@ -21,18 +21,64 @@ use crate::error::UscaError;
 use crate::estimator::{SurrogateVariance, UscaEstimator};
 use crate::joint_kernel::JointKernel;
 
+/// The kernel matrix `k([x_i; c], w_t)` between the action set at one context `c` and a fixed
+/// set of points `w_t = [x_t; c_t]` of `W`, for a product kernel, with the action factors
+/// `k_X(x_i, x_t)` (`n x rows`) computed once: each entry is then `k_X(x_i, x_t) * k_C(c, c_t)`,
+/// the same product in the same order as [`kernel::Product`], so the matrix is bit-identical to
+/// `Kernel::cross(problem.joint_all(c), w)`.
+#[derive(Debug, Clone)]
+pub(crate) struct ActionFactors {
+    joint: Arc<JointKernel>,
+    /// `k_X(x_i, x_t)`, `n x rows`.
+    action: Array2<f64>,
+    /// The context parts `c_t` of the points, `rows x dim C`.
+    contexts: Array2<f64>,
+}
+
+impl ActionFactors {
+    /// The action factors for the rows of `actions` (validated points of `X`) against the rows
+    /// of `points` (validated points of `W`).
+    pub(crate) fn new(
+        joint: Arc<JointKernel>,
+        actions: ArrayView2<'_, f64>,
+        points: ArrayView2<'_, f64>,
+    ) -> Self {
+        let p = joint.product();
+        let (k_x, a) = (p.action_kernel(), p.action_dim());
+        let (xs, cs) = points.split_at(Axis(1), a);
+        Self {
+            action: Array2::from_shape_fn((actions.nrows(), points.nrows()), |(i, t)| {
+                k_x.value_unchecked(actions.row(i), xs.row(t))
+            }),
+            contexts: cs.to_owned(),
+            joint,
+        }
+    }
+
+    /// `k([x_i; c], w_t)` for every action `i` and point `t` (`n x rows`) at the validated
+    /// context `c`.
+    pub(crate) fn at(&self, c: ArrayView1<'_, f64>) -> Array2<f64> {
+        let k_c = self.joint.product().context_kernel();
+        let kc: Vec<f64> = self
+            .contexts
+            .axis_iter(Axis(0))
+            .map(|ct| k_c.value_unchecked(c, ct))
+            .collect();
+        let mut k = self.action.clone();
+        for mut row in k.rows_mut() {
+            row.iter_mut().zip(&kc).for_each(|(v, w)| *v *= w);
+        }
+        k
+    }
+}
+
 /// The context-free half of `mu_T(., c)` on the action set.
 #[derive(Debug, Clone)]
 pub(crate) struct FactoredMu {
-    joint: Arc<JointKernel>,
-    /// `k_X(x_i, x_t)`, `n x T`.
-    action_data: Array2<f64>,
-    /// `k_X(x_i, z_j)`, `n x m`.
-    action_z: Array2<f64>,
-    /// The context parts `c_t` of the learning rows, `T x dim C`.
-    context_data: Array2<f64>,
-    /// The context parts of `Z`, `m x dim C`.
-    context_z: Array2<f64>,
+    /// Against the learning rows.
+    data: ActionFactors,
+    /// Against `Z`.
+    z: ActionFactors,
 }
 
 impl FactoredMu {
@@ -43,43 +89,16 @@ impl FactoredMu {
         actions: ArrayView2<'_, f64>,
         estimator: &UscaEstimator,
     ) -> Self {
-        let p = joint.product();
-        let (k_x, a) = (p.action_kernel(), p.action_dim());
-        let factors = |rows: ArrayView2<'_, f64>| {
-            let (xs, _) = rows.split_at(Axis(1), a);
-            Array2::from_shape_fn((actions.nrows(), rows.nrows()), |(i, t)| {
-                k_x.value_unchecked(actions.row(i), xs.row(t))
-            })
-        };
-        let data = estimator.data().points();
-        let z = estimator.variance().approximating_set();
         Self {
-            action_data: factors(data),
-            action_z: factors(z),
-            context_data: data.split_at(Axis(1), a).1.to_owned(),
-            context_z: z.split_at(Axis(1), a).1.to_owned(),
-            joint,
+            data: ActionFactors::new(Arc::clone(&joint), actions, estimator.data().points()),
+            z: ActionFactors::new(joint, actions, estimator.variance().approximating_set()),
         }
     }
 
     /// `mu_T(x_i, c)` for every action, given the estimator the factors were built for and a
     /// validated context `c`.
     pub(crate) fn mu(&self, estimator: &UscaEstimator, c: ArrayView1<'_, f64>) -> Array1<f64> {
-        let k_c = self.joint.product().context_kernel();
-        let times_context = |factors: &Array2<f64>, contexts: &Array2<f64>| {
-            let kc: Vec<f64> = contexts
-                .axis_iter(Axis(0))
-                .map(|ct| k_c.value_unchecked(c, ct))
-                .collect();
-            let mut k = factors.clone();
-            for mut row in k.rows_mut() {
-                row.iter_mut().zip(&kc).for_each(|(v, w)| *v *= w);
-            }
-            k
-        };
-        let kwt = times_context(&self.action_data, &self.context_data);
-        let kwz = times_context(&self.action_z, &self.context_z);
-        estimator.combine(&kwt, &kwz)
+        estimator.combine(&self.data.at(c), &self.z.at(c))
     }
 }
 

@@ -55,7 +55,8 @@ pub fn trial_error_rates(
             &mut coins,
         )?;
         let proven = 2.0 * b * proven_sup_sigma2(usca.estimator().variance())?;
-        let pm = PosteriorMeanBaseline::fit(inst.kernel.clone(), &inst.problem, &data, p.tau)?;
+        let pm =
+            PosteriorMeanBaseline::fit_factored(inst.kernel.clone(), &inst.problem, &data, p.tau)?;
         let mechanisms: Vec<ExponentialMechanism> = EPSILONS
             .iter()
             .map(|&e| ExponentialMechanism::new(e, usca.summary().bound.sensitivity()))
