@@ -144,14 +144,20 @@ impl<'a> FactoredSigma2<'a> {
         c: ArrayView1<'_, f64>,
         w: ArrayView2<'_, f64>,
     ) -> Result<Array1<f64>, UscaError> {
+        self.variance
+            .sigma2_from(self.k_z(c).view(), self.joint.diag(w)?.view())
+    }
+
+    /// `k_Z([x_i; c])` for every action (`m x n`, column `i` for action `i`) at the validated
+    /// context `c`.
+    pub(crate) fn k_z(&self, c: ArrayView1<'_, f64>) -> Array2<f64> {
         let k_c = self.joint.product().context_kernel();
         let mut kzw = self.z_action.clone();
         for (mut row, zc) in kzw.rows_mut().into_iter().zip(self.context_z.rows()) {
             let g = k_c.value_unchecked(zc, c);
             row.iter_mut().for_each(|v| *v *= g);
         }
-        self.variance
-            .sigma2_from(kzw.view(), self.joint.diag(w)?.view())
+        kzw
     }
 }
 

@@ -192,6 +192,26 @@ impl SensitivityBound {
         self.context_sigma
     }
 
+    /// The same `S` under [`SensitivityRule::QueryContext`]: a proven bound becomes the
+    /// query-context rule with the proven `S`, a certified one (grid of `n` points per dimension)
+    /// the rule with the certified `S` from the same grid; a query-context bound comes back as
+    /// it is. `None` for [`SensitivityRule::PaperEstimate`] (not a bound). No value is computed
+    /// again: the `S^2` is this bound's. Place the result at a context with
+    /// [`SensitivityBound::at_context`].
+    pub fn as_query_context(&self) -> Option<Self> {
+        let points_per_dim = match self.rule {
+            SensitivityRule::Proven => None,
+            SensitivityRule::Certified { points_per_dim } => Some(points_per_dim),
+            SensitivityRule::QueryContext { .. } => return Some(*self),
+            SensitivityRule::PaperEstimate { .. } => return None,
+        };
+        Some(Self {
+            rule: SensitivityRule::QueryContext { points_per_dim },
+            context_sigma: None,
+            ..*self
+        })
+    }
+
     /// The bound for the prediction at context `c` (checked to lie in `C`; `variance` checked
     /// to be the one the bound was computed for): for
     /// [`SensitivityRule::QueryContext`], `Delta(c) = 2 B S min(sigma_c, S)` with
@@ -210,22 +230,57 @@ impl SensitivityBound {
             return Ok(*self);
         }
         problem.contexts().check(c, 0)?;
+        Ok(self.placed(variance.sigma2(problem.joint_all(c).view())?.as_slice()))
+    }
+
+    /// [`SensitivityBound::at_context`] at every row of `contexts`, with one triangular solve
+    /// for all of them and, when `joint` is the variance's own kernel (the same object), the
+    /// action factors of `k_Z` computed once. The same values as `at_context` up to the
+    /// rounding of the batched solve (a test compares them).
+    pub fn at_contexts(
+        &self,
+        variance: &SurrogateVariance,
+        problem: &ContextualProblem,
+        joint: Option<&JointKernel>,
+        contexts: ndarray::ArrayView2<'_, f64>,
+    ) -> Result<Vec<Self>, UscaError> {
+        self.variance.check(variance)?;
+        for (i, c) in contexts.rows().into_iter().enumerate() {
+            problem.contexts().check(c, i)?;
+        }
+        if !matches!(self.rule, SensitivityRule::QueryContext { .. }) {
+            return Ok(vec![*self; contexts.nrows()]);
+        }
+        let n = problem.actions().len();
+        let factored = FactoredSigma2::new(variance, joint, problem.actions().points());
+        let s2 = sigma2_at_contexts(variance, problem, factored.as_ref(), contexts)?;
+        Ok(s2
+            .as_slice()
+            .ok_or(InputError::Empty { what: "sigma^2" })?
+            .chunks(n)
+            .map(|block| self.placed(Some(block)))
+            .collect())
+    }
+
+    /// The query-context bound with `sigma_c` the largest square root of `sigma2` (the
+    /// `sigma^2` of every action at the context); a value that is NaN somewhere, zero or
+    /// subnormal (cancellation at a tiny `tau`), or a missing slice, falls back to the cap `S`,
+    /// which is always a bound.
+    fn placed(&self, sigma2: Option<&[f64]>) -> Self {
         let cap = self.sup_sigma2.sqrt();
-        // `sigma_c`; a value that is NaN somewhere, zero or subnormal (cancellation at a tiny
-        // `tau`) falls back to the cap `S`, which is always a bound.
-        let sigma_c = variance
-            .sigma2(problem.joint_all(c).view())?
-            .iter()
-            .try_fold(0.0f64, |m, &v| {
-                (!v.is_nan()).then(|| m.max(v.max(0.0).sqrt()))
+        let sigma_c = sigma2
+            .and_then(|s2| {
+                s2.iter().try_fold(0.0f64, |m, &v| {
+                    (!v.is_nan()).then(|| m.max(v.max(0.0).sqrt()))
+                })
             })
             .filter(|s| s.is_normal())
             .unwrap_or(cap);
-        Ok(Self {
+        Self {
             sensitivity: 2.0 * self.reward_bound * cap * sigma_c.min(cap),
             context_sigma: Some(sigma_c),
             ..*self
-        })
+        }
     }
 }
 
@@ -296,6 +351,40 @@ fn certified(
     }
     Ok(certified_sup_sigma2(variance, problem, joint, points_per_dim)?.min(proven))
 }
+
+/// `sigma^2` at every action of every row of `contexts` (validated contexts of `C`), context
+/// after context (`|X|` values each), with one triangular solve for all of them; `factored`
+/// (the variance's own product kernel) gives the action factors of `k_Z` once.
+fn sigma2_at_contexts(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    factored: Option<&FactoredSigma2<'_>>,
+    contexts: ndarray::ArrayView2<'_, f64>,
+) -> Result<Array1<f64>, UscaError> {
+    let n = problem.actions().len();
+    let m = variance.approximating_set().nrows();
+    let mut kzw = Array2::zeros((m, n * contexts.nrows()));
+    let mut diag = Array1::zeros(n * contexts.nrows());
+    for (i, c) in contexts.rows().into_iter().enumerate() {
+        let w = problem.joint_all(c);
+        let block = match factored {
+            Some(f) => f.k_z(c),
+            None => variance
+                .kernel()
+                .cross(variance.approximating_set(), w.view())?,
+        };
+        for (j, col) in block.columns().into_iter().enumerate() {
+            kzw.column_mut(i * n + j).assign(&col);
+        }
+        for (j, d) in variance.kernel().diag(w.view())?.into_iter().enumerate() {
+            diag[i * n + j] = d;
+        }
+    }
+    variance.sigma2_from(kzw.view(), diag.view())
+}
+
+/// Grid contexts per triangular solve of the certificate.
+const GRID_CHUNK: usize = 32;
 
 /// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.
 pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError> {
@@ -378,12 +467,10 @@ pub fn certificate(
         * (kc.value(zero.view(), zero.view())? - kc.value(zero.view(), half.view())?).max(0.0);
     let factored = FactoredSigma2::new(variance, Some(joint), problem.actions().points());
     let mut max_sigma = 0.0f64;
-    for c in grid.rows() {
-        let w = problem.joint_all(c);
-        let s2 = match &factored {
-            Some(f) => f.sigma2(c, w.view())?,
-            None => variance.sigma2(w.view())?,
-        };
+    // The grid in chunks of contexts, one triangular solve per chunk (the factor is read once
+    // per chunk instead of once per context).
+    for chunk in grid.axis_chunks_iter(ndarray::Axis(0), GRID_CHUNK) {
+        let s2 = sigma2_at_contexts(variance, problem, factored.as_ref(), chunk)?;
         max_sigma = s2.iter().fold(max_sigma, |m, v| m.max(v.sqrt()));
     }
     Ok(Certificate {

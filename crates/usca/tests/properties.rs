@@ -280,3 +280,107 @@ fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
         assert!(delta < usca.summary().bound.sensitivity());
     }
 }
+
+/// `SensitivityBound::as_query_context` of a proven or certified bound is the query-context
+/// bound the rule computes with the same `S` (bit for bit), and a paper's estimate has none.
+#[test]
+fn a_bound_turned_to_the_query_context_is_the_rule_s_own() {
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, 32, &mut rng).unwrap();
+    let v = SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap();
+    let mut rule = |r| sensitivity(r, &v, &inst.problem, Some(&inst.kernel), b, &mut rng).unwrap();
+    for (from, to) in [
+        (
+            SensitivityRule::Proven,
+            SensitivityRule::QueryContext {
+                points_per_dim: None,
+            },
+        ),
+        (
+            SensitivityRule::Certified { points_per_dim: 16 },
+            SensitivityRule::QueryContext {
+                points_per_dim: Some(16),
+            },
+        ),
+    ] {
+        let turned = rule(from).as_query_context().unwrap();
+        let own = rule(to);
+        assert_eq!(turned, own);
+        assert_eq!(turned.as_query_context().unwrap(), own);
+        let c = array![0.3];
+        assert_eq!(
+            turned.at_context(&v, &inst.problem, c.view()).unwrap(),
+            own.at_context(&v, &inst.problem, c.view()).unwrap()
+        );
+    }
+    assert!(
+        rule(SensitivityRule::PaperEstimate { samples: 10 })
+            .as_query_context()
+            .is_none()
+    );
+}
+
+/// The batched `at_contexts` gives every context the `Delta(c)` of `at_context` (to rounding,
+/// with and without the factored kernel), leaves the context-free rules alone and refuses a
+/// context outside `C`.
+#[test]
+fn the_batched_query_context_bound_is_the_one_at_each_context() {
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let inst = SyntheticProblem {
+        context_dim: 2,
+        ..SyntheticProblem::default()
+    }
+    .sample(&mut rng)
+    .unwrap();
+    let z = sample_approximating_set(&inst.problem, 48, &mut rng).unwrap();
+    let v = SurrogateVariance::new(inst.kernel.clone(), z, 64, 0.5).unwrap();
+    let qc = sensitivity(
+        SensitivityRule::QueryContext {
+            points_per_dim: Some(6),
+        },
+        &v,
+        &inst.problem,
+        Some(&inst.kernel),
+        b,
+        &mut rng,
+    )
+    .unwrap();
+    let contexts = inst.problem.contexts().sample(30, &mut rng);
+    for joint in [Some(inst.kernel.as_ref()), None] {
+        let batched = qc
+            .at_contexts(&v, &inst.problem, joint, contexts.view())
+            .unwrap();
+        assert_eq!(batched.len(), 30);
+        for (c, got) in contexts.rows().into_iter().zip(&batched) {
+            let one = qc.at_context(&v, &inst.problem, c).unwrap();
+            assert!(
+                (got.sensitivity() - one.sensitivity()).abs() <= 1e-12 * one.sensitivity(),
+                "{} vs {}",
+                got.sensitivity(),
+                one.sensitivity()
+            );
+            assert!(got.sensitivity() < qc.sensitivity());
+        }
+    }
+    let proven = sensitivity(
+        SensitivityRule::Proven,
+        &v,
+        &inst.problem,
+        None,
+        b,
+        &mut rng,
+    )
+    .unwrap();
+    let same = proven
+        .at_contexts(&v, &inst.problem, None, contexts.view())
+        .unwrap();
+    assert!(same.iter().all(|s| *s == proven));
+    let outside = ndarray::array![[0.5, 0.5], [0.5, 1.5]];
+    assert!(
+        qc.at_contexts(&v, &inst.problem, None, outside.view())
+            .is_err()
+    );
+}

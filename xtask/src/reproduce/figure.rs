@@ -30,7 +30,7 @@ pub fn write(out: &Path, result: &FigureResult, summary: &mut String) -> anyhow:
                 "| {} | {} | {} | {mean:.1} | {sd:.1} | {min:.1} | {max:.1} | {:.1} |",
                 f.id, f.caption, c.label, c.seconds
             ),
-            Metric::SimpleRegret | Metric::ErrorRate => writeln!(
+            Metric::SimpleRegret | Metric::ErrorRate | Metric::ErrorRateAgainst { .. } => writeln!(
                 summary,
                 "| {} | {} ({}) | {} | {mean:.4} | {sd:.4} | {min:.4} | {max:.4} | {:.1} |",
                 f.id,

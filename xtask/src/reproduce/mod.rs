@@ -130,13 +130,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "{:>6} {:<26} R_T = {mean:>8.1} +- {sd:<7.1} ({:.1} s)",
                         figure.id, curve.label, curve.seconds
                     ),
-                    Metric::SimpleRegret | Metric::ErrorRate => format!(
-                        "{:>6} {:<26} {} = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
-                        figure.id,
-                        curve.label,
-                        figure.metric.symbol(),
-                        curve.seconds
-                    ),
+                    Metric::SimpleRegret | Metric::ErrorRate | Metric::ErrorRateAgainst { .. } => {
+                        format!(
+                            "{:>6} {:<26} {} = {mean:>8.4} +- {sd:<7.4} ({:.1} s)",
+                            figure.id,
+                            curve.label,
+                            figure.metric.symbol(),
+                            curve.seconds
+                        )
+                    }
                 });
                 bar.inc(1);
             }

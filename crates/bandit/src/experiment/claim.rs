@@ -89,6 +89,17 @@ impl At {
         }
     }
 
+    /// Whether this well-formed point lies past the end of a record of `n` values (a run
+    /// shortened with `--horizon` may end before it). A malformed point (round 0, an empty
+    /// window) is not "beyond": it stays an error of [`evaluate`].
+    pub fn beyond(&self, n: usize) -> bool {
+        match *self {
+            Self::Last => false,
+            Self::Round(t) => t > n && t >= 1,
+            Self::Window { from, to } => from >= 1 && from <= to && to > n,
+        }
+    }
+
     /// The value of one record's metric values.
     fn value(&self, v: &[f64]) -> Option<f64> {
         match *self {
@@ -172,6 +183,13 @@ impl Claim {
                 curves: curves.into_iter().map(Into::into).collect(),
                 at,
             },
+        }
+    }
+
+    /// Where it compares the curves.
+    pub fn at(&self) -> &At {
+        match &self.statement {
+            Statement::Below { at, .. } | Statement::Rising { at, .. } => at,
         }
     }
 
@@ -327,20 +345,25 @@ fn draw_values(
 }
 
 /// Test every claim of the figure that ran (a claim whose curves did not all run, e.g. under
-/// one preset, is skipped), with the figure's ablations beside the claims they explain.
+/// one preset, or whose point lies past the end of a shortened run, is skipped), with the
+/// figure's ablations beside the claims they explain.
 ///
 /// # Errors
-/// [`ExperimentError::InvalidClaim`] when a claim's round lies outside the records, or the
+/// [`ExperimentError::InvalidClaim`] when a claim's point is malformed (round 0, an empty
+/// window), or the
 /// curves' trial counts do not divide into draws, or the curves have different trial counts.
 pub fn evaluate(result: &FigureResult) -> Result<Vec<ClaimResult>, ExperimentError> {
     let f = &result.figure;
     let ran = |l: &str| result.curves.iter().any(|c| c.label == l);
     let per_draw = f.trials_per_draw;
     let mut out = Vec::new();
+    // A claim is tested when its curves ran and its point is inside their records (a run
+    // shortened with `--horizon` may end before it).
+    let points = result.curves.first().map_or(0, |c| c.batch.config.horizon);
     for claim in f
         .claims
         .iter()
-        .filter(|c| c.curves().iter().all(|l| ran(l)))
+        .filter(|c| c.curves().iter().all(|l| ran(l)) && !c.at().beyond(points))
     {
         let (pairs, level, at): (Vec<(&str, &str)>, f64, &At) = match &claim.statement {
             Statement::Below { lower, higher, at } => (vec![(lower, higher)], LEVEL, at),
@@ -528,15 +551,24 @@ mod tests {
 
     #[test]
     fn bad_claims_are_errors_and_claims_on_curves_not_run_are_skipped() {
-        let out_of_range = evaluate(&result(vec![Claim::below(
+        let past_the_end = evaluate(&result(vec![Claim::below(
             "x",
             "t",
             "A",
             "B",
             At::Round(6),
+        )]))
+        .expect("a claim past the end of a shortened run is skipped");
+        assert!(past_the_end.is_empty());
+        let round_zero = evaluate(&result(vec![Claim::below(
+            "x",
+            "t",
+            "A",
+            "B",
+            At::Round(0),
         )]));
         assert!(matches!(
-            out_of_range,
+            round_zero,
             Err(ExperimentError::InvalidClaim { .. })
         ));
         let window = evaluate(&result(vec![Claim::below(

@@ -339,6 +339,13 @@ pub enum Metric {
     /// [`TrialRecord::instantaneous_regret`] (the regret of the one final prediction). The
     /// figure's x-axis is `log2 T`.
     ErrorRate,
+    /// The error rate at a fixed horizon against a swept parameter: entry `i` of a record is
+    /// one run with the parameter `2^(first_round + i)`; the x-axis is `log2` of the parameter
+    /// named by `x` (e.g. `"log2 tau"`).
+    ErrorRateAgainst {
+        /// The x-axis description.
+        x: &'static str,
+    },
 }
 
 impl Metric {
@@ -347,7 +354,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret => &record.cumulative_regret,
             Self::SimpleRegret => &record.simple_regret,
-            Self::ErrorRate => &record.instantaneous_regret,
+            Self::ErrorRate | Self::ErrorRateAgainst { .. } => &record.instantaneous_regret,
         }
     }
 
@@ -356,6 +363,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret | Self::SimpleRegret => "round t",
             Self::ErrorRate => "log2 T (learning rounds)",
+            Self::ErrorRateAgainst { x } => x,
         }
     }
 
@@ -364,7 +372,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret => "R_T",
             Self::SimpleRegret => "S_T",
-            Self::ErrorRate => "ER_T",
+            Self::ErrorRate | Self::ErrorRateAgainst { .. } => "ER_T",
         }
     }
 
@@ -373,7 +381,7 @@ impl Metric {
         match self {
             Self::CumulativeRegret => "cumulative regret",
             Self::SimpleRegret => "simple regret",
-            Self::ErrorRate => "error rate",
+            Self::ErrorRate | Self::ErrorRateAgainst { .. } => "error rate",
         }
     }
 }

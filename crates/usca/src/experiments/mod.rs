@@ -1,21 +1,26 @@
 //! The reproduction `cargo xtask reproduce usca`. The paper has no experiments; these are
 //! ours (docs/usca.md, "Reproduction and cost"):
 //!
-//! | figure | problem |
-//! |---|---|
-//! | `er-se-1d` | X = 50-point grid on [0, 1], C = [0, 1], kappa uniform, SE x SE |
-//! | `er-matern-1d` | the same with Matérn 5/2 factors |
-//! | `er-se-2d` | C = [0, 1]^2, SE x SE |
-//! | `er-matern-2d` | C = [0, 1]^2, Matérn 5/2 factors |
-//! | `er-light` | the light sensors: 41 sensors = actions, the ambient level = context ([`crate::light_sensor`]) |
+//! | figure | problem | x-axis |
+//! |---|---|---|
+//! | `er-se-1d` | X = 50-point grid on [0, 1], C = [0, 1], kappa uniform, SE x SE | `log2 T` |
+//! | `er-matern-1d` | the same with Matérn 5/2 factors | `log2 T` |
+//! | `er-se-2d` | C = [0, 1]^2, SE x SE | `log2 T` |
+//! | `er-matern-2d` | C = [0, 1]^2, Matérn 5/2 factors | `log2 T` |
+//! | `er-light` | the light sensors: 41 sensors = actions, the ambient level = context ([`crate::light_sensor`]) | `log2 T` |
+//! | `tau-sweep-se-1d` | as `er-se-1d`, `T = 4096` | `log2 tau`, `tau = 2^-3 .. 2^8` |
+//! | `z-sweep-se-1d` | as `er-se-1d`, `T = 4096`, `tau = 1` | `log2 abs(Z)`, `abs(Z) = 2^6 .. 2^12` |
 //!
-//! Each figure draws the error rate of eq. (1) against `log2 T` for `T = 2^6, ..., 2^(5 + H)`
-//! (`H` = the options' horizon, 8 by default: up to `T = 8192`), a new `f` per trial for the
-//! synthetic figures (20 trials by default), each `T` an independent learning stage. Curves: USCA with the certified
-//! sensitivity at `eps` in {0.1, 0.5, 1, 2}, the non-private `argmax mu_T` (`eps = inf`), USCA
-//! at `eps = 1` with the proven `2 B / tau` (the bound valid for every `Z`), the GP posterior
-//! mean of eq. (2) (non-private) and the naive private baseline at `eps = 1` (the exponential
-//! mechanism on the posterior mean with [`crate::posterior_mean_sensitivity`]). All curves of a
+//! The error-rate figures draw the error rate of eq. (1) against `log2 T` for
+//! `T = 2^6, ..., 2^(5 + H)` (`H` = the options' horizon, 8 by default: up to `T = 8192`), a new
+//! `f` per trial for the synthetic figures (20 trials by default), each `T` an independent
+//! learning stage, with the curves of [`HORIZON_CURVES`]: USCA with the certified, the
+//! query-context (certified `S`) and the proven sensitivity, the verbatim fixed smoother
+//! ([`crate::UscaParams::verbatim`]) and the naive private baseline (the exponential mechanism on
+//! the posterior mean with [`crate::posterior_mean_sensitivity`]), each at
+//! `eps` in [`EPSILONS`], then the non-private `argmax mu_T` and the GP posterior mean of eq. (2).
+//! The sweeps fix one learning stage of `T = 4096` per trial and vary `tau` ([`TAU_CURVES`]) or
+//! `abs(Z)` ([`Z_CURVES`]), with `Z` drawn from the same coins at every point. All curves of a
 //! trial share its learning data, `Z` and 200 evaluation contexts; the error rate is exact over
 //! the mechanisms' coins ([`ContextualProblem::error_rate`](crate::ContextualProblem::error_rate)).
 //!
@@ -27,7 +32,9 @@ mod runs;
 mod summary;
 
 pub use panels::{
-    CURVES, EPSILONS, EVAL_CONTEXTS, FIRST_LOG2_T, Panel, Setting, Source, claims, panels, setting,
+    Base, Curve, EPSILONS, EVAL_CONTEXTS, FIRST_LOG2_T, FIRST_LOG2_TAU, FIRST_LOG2_Z,
+    HORIZON_CURVES, Panel, SWEEP_T, Setting, Source, Sweep, TAU_CURVES, Z_CAP, Z_CURVES,
+    horizon_claims, panels, setting, tau_claims, z_claims,
 };
 use runs::figure_batches;
 pub use runs::trial_error_rates;
@@ -53,6 +60,7 @@ struct AllParameters {
     epsilons: [f64; 4],
     evaluation_contexts: usize,
     horizons: &'static str,
+    sweeps: &'static str,
 }
 
 type Shared = Arc<OnceLock<Result<Vec<BatchResult>, String>>>;
@@ -63,7 +71,7 @@ impl PaperExperiments for Pavlovic2025 {
     }
 
     fn title(&self) -> &'static str {
-        "Pavlovic, Salgia & Zhao 2025 (USCA): error rate against T and eps (our experiments; the paper has none)"
+        "Pavlovic, Salgia & Zhao 2025 (USCA): error rate against T, eps, tau and |Z| (our experiments; the paper has none)"
     }
 
     fn figures(&self) -> Vec<Figure> {
@@ -83,6 +91,7 @@ impl PaperExperiments for Pavlovic2025 {
                 epsilons: EPSILONS,
                 evaluation_contexts: EVAL_CONTEXTS,
                 horizons: "T = 2^(6 + i), i = 0 .. horizon - 1",
+                sweeps: "T = 4096; tau = 2^(-3 + i) or |Z| = 2^(6 + i), i = 0 .. horizon - 1",
             },
         )
     }
@@ -123,7 +132,7 @@ impl PaperExperiments for Pavlovic2025 {
     }
 
     fn summary_section(&self, results: &[FigureResult]) -> Option<String> {
-        summary::exponents(results)
+        summary::section(results)
     }
 }
 
@@ -136,7 +145,7 @@ mod tests {
         assert!(setting("fig9").is_err());
         for f in Pavlovic2025.figures() {
             assert!(setting(f.id).is_ok());
-            assert_eq!(f.curves.len(), CURVES.len());
+            assert_eq!(f.curves.len(), setting(f.id).unwrap().sweep.curves().len());
         }
     }
 }
