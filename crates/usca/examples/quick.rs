@@ -1,5 +1,6 @@
 //! One synthetic problem, USCA and its baselines at a few horizons: the error rate of eq. (1)
-//! on 500 fresh contexts. Each line draws its own learning stage (the baselines too).
+//! on 500 fresh contexts. Each line draws its own learning stage (the baselines too). The
+//! proven lines also print the `tau` that `usca::suggested_tau` gives at `eps = 1`.
 //!
 //! `cargo run --release -p usca --example quick -- [tau]`
 
@@ -46,6 +47,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 s.bound.sup_sigma2(),
                 s.bound.sensitivity()
             );
+            if rule == SensitivityRule::Proven {
+                // The data-independent tau of usca::tau_rule at eps = 1 for this T.
+                let n = inst.problem.actions().len();
+                line.push_str(&format!(
+                    " tau rule (eps=1): {:.1} |",
+                    usca::suggested_tau(t, s.gamma_t, 1.0, n)?
+                ));
+            }
             for eps in [0.5, 1.0, 2.0, 8.0, f64::INFINITY] {
                 let er = inst
                     .problem

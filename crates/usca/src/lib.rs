@@ -16,6 +16,7 @@ pub mod problem;
 pub mod regulariser;
 pub mod sensitivity;
 pub mod synthetic;
+pub mod tau_rule;
 
 pub use algorithm::{Usca, UscaSummary, argmax_distribution, learning_stage};
 pub use approximating_set::{ApproximatingSetSize, paper_k, sample_approximating_set};
@@ -29,3 +30,4 @@ pub use prediction::PredictionStage;
 pub use problem::{ContextDistribution, ContextSpace, ContextualProblem, ErrorRate, Instance};
 pub use regulariser::Regulariser;
 pub use sensitivity::{SensitivityBound, SensitivityRule, sensitivity};
+pub use tau_rule::suggested_tau;
