@@ -14,6 +14,7 @@ pub mod params;
 pub mod prediction;
 pub mod problem;
 pub mod regulariser;
+pub mod rounding;
 pub mod sensitivity;
 pub mod synthetic;
 pub mod tau_rule;

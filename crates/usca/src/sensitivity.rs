@@ -30,13 +30,15 @@
 //!   factor is stationary and decreasing in every `|c_i - c'_i|`: the rule accepts only a
 //!   [`JointKernel`] (SE or Matérn 5/2 factors) and checks that it is the estimator's kernel
 //!   (the same object). It depends only on `Z` (not on the data), so the mechanism stays
-//!   `eps`-DP; the result is capped at the proven `sup_diag / tau`.
+//!   `eps`-DP; the result is capped at the proven `sup_diag / tau`. The grid maximum carries the
+//!   rounding margin of [`crate::rounding`] (a computed `sigma^2` may fall below the exact one).
 //! - [`SensitivityRule::QueryContext`]: the sensitivity at the query context `c = c_{T+1}` only.
 //!   The prediction stage evaluates `mu_T(., c)` and nothing else, and for `w = (x, c)` the same
 //!   Cauchy-Schwarz step gives `|mu_T(w) - mu'_T(w)| <= B sigma(w) (sigma(w_t) + sigma(w'_t))
 //!   <= 2 B sigma(w) S` for any `S >= sup_W sigma`; over the finite `X`,
 //!   `Delta(c) = 2 B S min(sigma_c, S)` with `sigma_c = max_{x in X} sigma(x, c)`, computed exactly
-//!   (one `sigma^2` per action), and `S^2` the proven bound or, with a grid, the certified one.
+//!   (one `sigma^2` per action, raised by the rounding margin of [`crate::rounding`]), and `S^2`
+//!   the proven bound or, with a grid, the certified one.
 //!   `Delta(c)` depends on `Z`, the kernel, `X`, `B` and `c` only: `c_{T+1}` is the same in both
 //!   neighbours (Definition 2.4), so the stage stays `eps`-DP in the data ([`SensitivityBound::at_context`]).
 //! - [`SensitivityRule::PaperEstimate`]: `2 B max sigma^2` over a finite sample of `W`: **not a
@@ -52,6 +54,7 @@ use crate::estimator::SurrogateVariance;
 use crate::factored_mu::FactoredSigma2;
 use crate::joint_kernel::JointKernel;
 use crate::problem::ContextualProblem;
+use crate::rounding::RoundingMargin;
 use kernel::Kernel;
 
 /// How the sensitivity `2 B sup_W sigma^2` of the prediction stage is computed.
@@ -230,7 +233,10 @@ impl SensitivityBound {
             return Ok(*self);
         }
         problem.contexts().check(c, 0)?;
-        Ok(self.placed(variance.sigma2(problem.joint_all(c).view())?.as_slice()))
+        Ok(self.placed(
+            variance.sigma2(problem.joint_all(c).view())?.as_slice(),
+            RoundingMargin::new(variance),
+        ))
     }
 
     /// [`SensitivityBound::at_context`] at every row of `contexts`, with one triangular solve
@@ -254,27 +260,30 @@ impl SensitivityBound {
         let n = problem.actions().len();
         let factored = FactoredSigma2::new(variance, joint, problem.actions().points());
         let s2 = sigma2_at_contexts(variance, problem, factored.as_ref(), contexts)?;
+        let margin = RoundingMargin::new(variance);
         Ok(s2
             .as_slice()
             .ok_or(InputError::Empty { what: "sigma^2" })?
             .chunks(n)
-            .map(|block| self.placed(Some(block)))
+            .map(|block| self.placed(Some(block), margin))
             .collect())
     }
 
-    /// The query-context bound with `sigma_c` the largest square root of `sigma2` (the
-    /// `sigma^2` of every action at the context); a value that is NaN somewhere, zero or
-    /// subnormal (cancellation at a tiny `tau`), or a missing slice, falls back to the cap `S`,
-    /// which is always a bound.
-    fn placed(&self, sigma2: Option<&[f64]>) -> Self {
+    /// The query-context bound with `sigma_c` the square root of the largest of the computed
+    /// `sigma2` (the `sigma^2` of every action at the context), raised by the rounding
+    /// `margin` ([`crate::rounding`]) so that it bounds the exact value; a value that is NaN
+    /// somewhere, zero or subnormal (cancellation at a tiny `tau`), a missing slice or a
+    /// missing margin falls back to the cap `S`, which is always a bound.
+    fn placed(&self, sigma2: Option<&[f64]>, margin: Option<RoundingMargin>) -> Self {
         let cap = self.sup_sigma2.sqrt();
         let sigma_c = sigma2
             .and_then(|s2| {
-                s2.iter().try_fold(0.0f64, |m, &v| {
-                    (!v.is_nan()).then(|| m.max(v.max(0.0).sqrt()))
-                })
+                s2.iter()
+                    .try_fold(0.0f64, |m, &v| (!v.is_nan()).then(|| m.max(v)))
             })
             .filter(|s| s.is_normal())
+            .zip(margin)
+            .map(|(s2, margin)| margin.upper(s2).sqrt())
             .unwrap_or(cap);
         Self {
             sensitivity: 2.0 * self.reward_bound * cap * sigma_c.min(cap),
@@ -403,19 +412,32 @@ pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError>
 /// cell centres and the Lipschitz slack `tau^{-1/2} d_max` that covers the rest of each cell.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Certificate {
-    /// `max sigma(x, g)` over every action `x` and every grid context `g`.
+    /// `max sigma(x, g)` over every action `x` and every grid context `g`, as computed.
     pub grid_max_sigma: f64,
     /// `tau^{-1/2} d_max`: how much `sigma` can grow from a grid context to any context of its
     /// cell.
     pub slack: f64,
+    /// The rounding margin `M` of [`crate::rounding`] (in units of `sigma^2`), by which a
+    /// computed `sigma^2` may fall short of the exact one; `None` when it cannot be made small
+    /// (then the certificate is no bound and the rule uses the proven cap).
+    pub rounding: Option<f64>,
 }
 
 impl Certificate {
-    /// The certified bound `(grid_max_sigma + slack)^2` on `sup_W sigma^2`, not capped (the
-    /// rule caps it at `sup_diag / tau`).
+    /// The certified bound `(sqrt(grid_max_sigma^2 + M) + slack)^2` on `sup_W sigma^2` (with
+    /// the upward roundings of [`RoundingMargin::upper`]), not capped (the rule caps it at
+    /// `sup_diag / tau`); infinite without a rounding margin.
     pub fn bound(&self) -> f64 {
-        let b = self.grid_max_sigma + self.slack;
-        b * b
+        match self.rounding {
+            None => f64::INFINITY,
+            Some(absolute) => {
+                let g = RoundingMargin { absolute }
+                    .upper(self.grid_max_sigma * self.grid_max_sigma)
+                    .sqrt();
+                let b = g + self.slack;
+                b * b * (1.0 + 4.0 * f64::EPSILON)
+            }
+        }
     }
 }
 
@@ -476,6 +498,7 @@ pub fn certificate(
     Ok(Certificate {
         grid_max_sigma: max_sigma,
         slack: (d2 / variance.tau()).sqrt(),
+        rounding: RoundingMargin::new(variance).map(|m| m.absolute),
     })
 }
 

@@ -165,7 +165,14 @@ proptest! {
         prop_assert!(delta_c <= global.sensitivity());
         prop_assert!(delta_c > 0.0);
         let q = inst.problem.joint_all(c.view());
-        let sigma_c = v.sigma2(q.view()).unwrap().iter().fold(0.0f64, |a, &s| a.max(s.sqrt()));
+        // sigma_c: the largest computed sigma^2, raised by the rounding margin (usca::rounding),
+        // or the cap S where the margin or the value is unusable.
+        let max_s2 = v.sigma2(q.view()).unwrap().iter().fold(0.0f64, |a, &s| a.max(s));
+        let sigma_c = match usca::rounding::RoundingMargin::new(&v) {
+            Some(margin) if max_s2.is_normal() => margin.upper(max_s2).sqrt(),
+            _ => global.sup_sigma2().sqrt(),
+        };
+        prop_assert!(sigma_c >= max_s2.sqrt());
         prop_assert_eq!(at_c.context_sigma().map(f64::to_bits), Some(sigma_c.to_bits()));
         let mu = UscaEstimator::fit(v.clone(), x).unwrap().mu(q.view()).unwrap();
         let mu_prime = UscaEstimator::fit(v.clone(), x_prime).unwrap().mu(q.view()).unwrap();
@@ -383,4 +390,52 @@ fn the_batched_query_context_bound_is_the_one_at_each_context() {
         qc.at_contexts(&v, &inst.problem, None, outside.view())
             .is_err()
     );
+}
+
+/// The certificate and the query-context bound carry the rounding margin of `usca::rounding`:
+/// both are strictly above what the computed `sigma^2` alone gives, by at most the margin.
+#[test]
+fn the_bounds_carry_the_rounding_margin() {
+    use usca::rounding::RoundingMargin;
+    use usca::sensitivity::certificate;
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(10);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, 256, &mut rng).unwrap();
+    let v = SurrogateVariance::new(inst.kernel.clone(), z, 4096, 1.0).unwrap();
+    let margin = RoundingMargin::new(&v).unwrap();
+    assert!(margin.absolute > 1e-7, "{}", margin.absolute);
+    let cert = certificate(&v, &inst.problem, inst.kernel.as_ref(), 16).unwrap();
+    assert_eq!(cert.rounding, Some(margin.absolute));
+    let with_margin = ((cert.grid_max_sigma.powi(2) + margin.absolute).sqrt() + cert.slack).powi(2);
+    assert!(cert.bound() >= with_margin);
+    assert!(
+        cert.bound()
+            < (cert.grid_max_sigma.powi(2) + 2.0 * margin.absolute)
+                .sqrt()
+                .powi(2)
+                + 1.0
+    );
+    let qc = sensitivity(
+        SensitivityRule::QueryContext {
+            points_per_dim: None,
+        },
+        &v,
+        &inst.problem,
+        None,
+        b,
+        &mut rng,
+    )
+    .unwrap();
+    let c = array![0.6];
+    let s2 = v.sigma2(inst.problem.joint_all(c.view()).view()).unwrap();
+    let computed = s2.iter().copied().fold(0.0, f64::max);
+    let placed = qc.at_context(&v, &inst.problem, c.view()).unwrap();
+    let sigma_c = placed.context_sigma().unwrap();
+    assert!(
+        sigma_c * sigma_c >= computed + margin.absolute,
+        "{sigma_c} vs {}",
+        computed.sqrt()
+    );
+    assert!(sigma_c * sigma_c <= computed + 2.0 * margin.absolute);
 }
