@@ -14,9 +14,14 @@
 //!
 //! Write `u = 2^-53`, `gamma_n = n u / (1 - n u)`, `m = |Z|`, `s_d = sup_w k(w, w)`.
 //!
+//! 0. `A` is formed in floating point: the computed `K_ZZ` may be indefinite by about
+//!    `m u s_d` and `k_ii + rho` rounds, so `A >= rho_0 I` with `rho_0 = rho - 2 m u (s_d + rho)`;
+//!    `rho_0` replaces `rho` below.
 //! 1. The computed factor satisfies `L L^T = A + E_1` with `|E_1| <= gamma_{m+1} |L| |L|^T`
-//!    entrywise, so `|E_1|_2 <= gamma_{m+1} |L|_F^2`, and `|L|_F^2 = tr(A + E_1)` gives
-//!    `|L|_F^2 <= tr A / (1 - gamma_{m+1})`, `tr A <= m (s_d + rho)`.
+//!    entrywise, so `|E_1|_2 <= gamma_{m+1} |L|_F^2`; on the diagonal
+//!    `abs((E_1)_ii) <= gamma_{m+1} sum_j l_ij^2`, so `abs(tr E_1) <= gamma_{m+1} |L|_F^2`, and
+//!    `|L|_F^2 = tr(A + E_1)` gives `|L|_F^2 <= tr A / (1 - gamma_{m+1})`,
+//!    `tr A <= m (s_d + rho)`.
 //! 2. The computed solution satisfies `(L + F) a = b` with `|F| <= gamma_m |L|`, so
 //!    `a^T a = b^T (A + E)^{-1} b` with `E = E_1 + F L^T + L F^T + F F^T` and
 //!    `|E|_2 <= e := (gamma_{m+1} + 2 gamma_m + gamma_m^2) tr A / (1 - gamma_{m+1})`.
@@ -36,9 +41,16 @@
 //! M = [ m s_d^2 e / (rho (rho - e)) + gamma_m / (1 - gamma_m) m s_d^2 / (rho - e) ] / tau,
 //! ```
 //!
-//! applied with a factor 2 on `e` (blocked factorisations and solves, as faer runs them, obey
-//! bounds of the same form with constants of the same order; the factor covers the difference)
-//! and the result rounded upwards ([`RoundingMargin::upper`]). When `2 e >= rho / 2` the margin
+//! applied with a factor 2 on `e` and the result rounded upwards ([`RoundingMargin::upper`]).
+//! The factor 2: faer's Cholesky (block left-looking) and triangular solve (recursive) use
+//! conventional matrix products (with fused multiply-adds) and multiply by `fl(1 / l_ii)`
+//! instead of dividing, so each entry is an inner product summed in some order plus a few
+//! extra roundings; Higham's Lemma 8.4 and Thm. 8.5 hold for any order of summation, and the
+//! partitioned factorisations with conventional products keep the componentwise bounds
+//! (Sec. 13.2), with `gamma_{m + c}` for a small `c` (about 5), below `2 gamma_m`. The optional
+//! LAPACK `potrf` backend is covered the same way. (An independent check of this derivation
+//! found no wrong step; its remarks on `rho_0`, the trace step and the upward roundings are
+//! in the text.) When `2 e >= rho / 2` the margin
 //! is not computed ([`RoundingMargin::new`] gives `None`) and the rules fall back to the proven
 //! cap `sup_diag / tau`, which involves no linear algebra.
 //!
@@ -76,9 +88,11 @@ impl RoundingMargin {
         let m = variance.approximating_set().nrows();
         let (rho, tau) = (variance.rho(), variance.tau());
         let trace = m as f64 * (sd + rho);
+        // Step 0: the smallest eigenvalue of the A the code forms.
+        let rho = rho - 2.0 * m as f64 * U * (sd + rho);
         let e = 2.0 * (gamma(m + 1) + 2.0 * gamma(m) + gamma(m) * gamma(m)) * trace
             / (1.0 - gamma(m + 1));
-        if !(e.is_finite() && e < rho / 2.0) {
+        if !(rho > 0.0 && e.is_finite() && e < rho / 2.0) {
             return None;
         }
         let b2 = m as f64 * sd * sd;
@@ -91,7 +105,7 @@ impl RoundingMargin {
 
     /// An upper bound on the exact `sigma^2` from the computed `s2` (module docs).
     pub fn upper(&self, s2: f64) -> f64 {
-        (s2.max(0.0) * (1.0 + 4.0 * U) + self.absolute) * (1.0 + 2.0 * U)
+        (s2.max(0.0) * (1.0 + 8.0 * U) + self.absolute) * (1.0 + 2.0 * U)
     }
 }
 

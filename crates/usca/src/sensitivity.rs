@@ -285,8 +285,16 @@ impl SensitivityBound {
             .zip(margin)
             .map(|(s2, margin)| margin.upper(s2).sqrt())
             .unwrap_or(cap);
+        // Below the cap, the product is rounded upwards (a few units of roundoff), and never
+        // above the context-free value 2 B S^2, which is itself the rule's bound.
+        let context_free = 2.0 * self.reward_bound * self.sup_sigma2;
+        let sensitivity = if sigma_c < cap {
+            (2.0 * self.reward_bound * cap * sigma_c * (1.0 + 4.0 * f64::EPSILON)).min(context_free)
+        } else {
+            context_free
+        };
         Self {
-            sensitivity: 2.0 * self.reward_bound * cap * sigma_c.min(cap),
+            sensitivity,
             context_sigma: Some(sigma_c),
             ..*self
         }
