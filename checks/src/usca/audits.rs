@@ -225,19 +225,11 @@ fn query_context_pair(ctx: &Context) -> Result<Pair, CheckError> {
 }
 
 pub(super) fn prediction_stage_query_context(ctx: &Context) -> CheckResult {
-    let o = audited(
-        ctx,
-        SensitivityRule::QueryContext {
-            points_per_dim: None,
-        },
-        Regulariser::Scaled,
-        Z_SIZE,
-        101,
-    )?;
+    let p = query_context_pair(ctx)?;
+    let o = audit_of(ctx, &p, Regulariser::Scaled, Z_SIZE)?;
     // What a Delta(c) too small by 2, 3, 4 or 5 does on this pair: its exact loss beside the
     // claim (docs/usca.md: the pair's loss at the correct Delta(c) is well below eps, so only a
     // calibration error large enough to push it above eps can be flagged on this pair).
-    let p = query_context_pair(ctx)?;
     let real = p.stage.mechanism().clone();
     let mut losses = Vec::new();
     for k in [2.0, 3.0, 4.0, 5.0] {
@@ -277,12 +269,18 @@ fn audited(
     grid: usize,
 ) -> CheckResult {
     let p = pair(ctx, rule, regulariser, z_size, grid, false)?;
+    audit_of(ctx, &p, regulariser, z_size)
+}
+
+/// Audit the prediction stage of the built pair `p` (on `|Z| = z_size` points under
+/// `regulariser`).
+fn audit_of(ctx: &Context, p: &Pair, regulariser: Regulariser, z_size: usize) -> CheckResult {
     let m = p.stage.mechanism().clone();
-    let r = run_audit(ctx, &m, &p)?;
+    let r = run_audit(ctx, &m, p)?;
     let loss = pair_loss(&m, &p.u, &p.u_prime)?;
-    let real = realised(&p);
+    let real = realised(p);
     let delta = p.stage.bound().sensitivity();
-    let (up, down, zero) = signs(&p);
+    let (up, down, zero) = signs(p);
     let mut o = audit_outcome(
         ctx,
         CheckKind::Audit,
