@@ -24,7 +24,8 @@ use privacy::Mechanism;
 use privacy::mechanisms::ExponentialMechanism;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use usca::sensitivity::argmax_sigma2;
+use usca::certificate::DEFAULT_REFINEMENT_CONTEXTS;
+use usca::certificate::argmax_sigma2;
 use usca::synthetic::SyntheticProblem;
 use usca::{
     DesignSpectrum, LearningData, PredictionStage, Regulariser, SensitivityRule, SurrogateVariance,
@@ -203,7 +204,10 @@ pub(super) fn prediction_stage_verbatim(ctx: &Context) -> CheckResult {
 pub(super) fn prediction_stage_certified(ctx: &Context) -> CheckResult {
     audited(
         ctx,
-        SensitivityRule::Certified { points_per_dim: 64 },
+        SensitivityRule::Certified {
+            points_per_dim: 64,
+            refinement_contexts: DEFAULT_REFINEMENT_CONTEXTS,
+        },
         Regulariser::Scaled,
         Z_SIZE_CERTIFIED,
         1001,
@@ -216,6 +220,7 @@ fn query_context_pair(ctx: &Context) -> Result<Pair, CheckError> {
         ctx,
         SensitivityRule::QueryContext {
             points_per_dim: None,
+            refinement_contexts: 0,
         },
         Regulariser::Scaled,
         Z_SIZE,

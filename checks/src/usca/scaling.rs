@@ -16,6 +16,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use usca::certificate::DEFAULT_REFINEMENT_CONTEXTS;
 use usca::synthetic::SyntheticProblem;
 use usca::{ApproximatingSetSize, LearningData, SensitivityRule, Usca, UscaParams, learning_stage};
 
@@ -33,7 +34,10 @@ const FROZEN_ROWS: usize = 64;
 fn params() -> UscaParams {
     UscaParams {
         approximating_set: ApproximatingSetSize::Capped { cap: 512 },
-        sensitivity: SensitivityRule::Certified { points_per_dim: 64 },
+        sensitivity: SensitivityRule::Certified {
+            points_per_dim: 64,
+            refinement_contexts: DEFAULT_REFINEMENT_CONTEXTS,
+        },
         ..UscaParams::default()
     }
 }

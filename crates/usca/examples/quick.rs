@@ -6,6 +6,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use usca::certificate::DEFAULT_REFINEMENT_CONTEXTS;
 use usca::synthetic::SyntheticProblem;
 use usca::{ApproximatingSetSize, PosteriorMeanBaseline, SensitivityRule, Usca, UscaParams};
 
@@ -18,7 +19,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for &t in &[64usize, 256, 1024] {
         for rule in [
             SensitivityRule::Proven,
-            SensitivityRule::Certified { points_per_dim: 64 },
+            SensitivityRule::Certified {
+                points_per_dim: 64,
+                refinement_contexts: DEFAULT_REFINEMENT_CONTEXTS,
+            },
         ] {
             let params = UscaParams {
                 tau,

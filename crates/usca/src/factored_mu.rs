@@ -20,6 +20,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use crate::error::UscaError;
 use crate::estimator::{SurrogateVariance, UscaEstimator};
 use crate::joint_kernel::JointKernel;
+use crate::problem::ContextualProblem;
 
 /// The kernel matrix `k([x_i; c], w_t)` between the action set at one context `c` and a fixed
 /// set of points `w_t = [x_t; c_t]` of `W`, for a product kernel, with the action factors
@@ -159,6 +160,37 @@ impl<'a> FactoredSigma2<'a> {
         }
         kzw
     }
+}
+
+/// `sigma^2` at every action of every row of `contexts` (validated contexts of `C`), context
+/// after context (`|X|` values each), with one triangular solve for all of them; `factored`
+/// (the variance's own product kernel) gives the action factors of `k_Z` once.
+pub(crate) fn sigma2_at_contexts(
+    variance: &SurrogateVariance,
+    problem: &ContextualProblem,
+    factored: Option<&FactoredSigma2<'_>>,
+    contexts: ndarray::ArrayView2<'_, f64>,
+) -> Result<Array1<f64>, UscaError> {
+    let n = problem.actions().len();
+    let m = variance.approximating_set().nrows();
+    let mut kzw = Array2::zeros((m, n * contexts.nrows()));
+    let mut diag = Array1::zeros(n * contexts.nrows());
+    for (i, c) in contexts.rows().into_iter().enumerate() {
+        let w = problem.joint_all(c);
+        let block = match factored {
+            Some(f) => f.k_z(c),
+            None => variance
+                .kernel()
+                .cross(variance.approximating_set(), w.view())?,
+        };
+        for (j, col) in block.columns().into_iter().enumerate() {
+            kzw.column_mut(i * n + j).assign(&col);
+        }
+        for (j, d) in variance.kernel().diag(w.view())?.into_iter().enumerate() {
+            diag[i * n + j] = d;
+        }
+    }
+    variance.sigma2_from(kzw.view(), diag.view())
 }
 
 #[cfg(test)]

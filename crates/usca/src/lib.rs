@@ -3,6 +3,7 @@
 pub mod algorithm;
 pub mod approximating_set;
 pub mod baselines;
+pub mod certificate;
 pub mod error;
 pub mod estimator;
 pub mod experiments;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use validation::{Valid, Validate};
 
 use crate::approximating_set::ApproximatingSetSize;
+use crate::certificate::DEFAULT_REFINEMENT_CONTEXTS;
 use crate::error::UscaError;
 use crate::regulariser::Regulariser;
 use crate::sensitivity::SensitivityRule;
@@ -56,14 +57,26 @@ impl Validate for UscaParams {
         validation::at_least_one("design sample size", self.design_sample)?;
         match self.sensitivity {
             SensitivityRule::Proven => {}
-            SensitivityRule::Certified { points_per_dim } => {
+            SensitivityRule::Certified { points_per_dim, .. } => {
                 validation::at_least_one("grid points per context dimension", points_per_dim)?;
             }
-            SensitivityRule::QueryContext { points_per_dim } => {
-                if let Some(n) = points_per_dim {
+            SensitivityRule::QueryContext {
+                points_per_dim,
+                refinement_contexts,
+            } => match points_per_dim {
+                Some(n) => {
                     validation::at_least_one("grid points per context dimension", n)?;
                 }
-            }
+                None if refinement_contexts > 0 => {
+                    return Err(crate::InputError::Unsatisfied {
+                        what: "refinement contexts of the query-context rule",
+                        value: refinement_contexts as f64,
+                        requirement: "must be 0 with the proven S (there is no grid to refine)",
+                    }
+                    .into());
+                }
+                None => {}
+            },
             SensitivityRule::PaperEstimate { samples } => {
                 validation::at_least_one("sampled points of the paper's estimate", samples)?;
             }
@@ -80,12 +93,16 @@ impl UscaParams {
     }
 
     /// Profile "certified": `2 B` times a certified upper bound on `sup sigma^2` for the drawn
-    /// `Z`, from `points_per_dim` grid points per context dimension
+    /// `Z`, from `points_per_dim` grid points per context dimension refined with at most
+    /// [`DEFAULT_REFINEMENT_CONTEXTS`] further centres
     /// ([`SensitivityRule::Certified`]): a tightening of [`UscaParams::proven`] (never above
     /// it). Guarantees `eps`-JDP (the bound depends on `Z` only).
     pub fn certified(points_per_dim: usize) -> Self {
         Self {
-            sensitivity: SensitivityRule::Certified { points_per_dim },
+            sensitivity: SensitivityRule::Certified {
+                points_per_dim,
+                refinement_contexts: DEFAULT_REFINEMENT_CONTEXTS,
+            },
             ..Self::default()
         }
     }
@@ -97,7 +114,14 @@ impl UscaParams {
     /// `c_{T+1}`, which both neighbours share, only).
     pub fn query_context(points_per_dim: Option<usize>) -> Self {
         Self {
-            sensitivity: SensitivityRule::QueryContext { points_per_dim },
+            sensitivity: SensitivityRule::QueryContext {
+                points_per_dim,
+                refinement_contexts: if points_per_dim.is_some() {
+                    DEFAULT_REFINEMENT_CONTEXTS
+                } else {
+                    0
+                },
+            },
             ..Self::default()
         }
     }
@@ -148,7 +172,10 @@ mod tests {
         assert_eq!(p, UscaParams::default());
         assert_eq!(
             c.sensitivity,
-            SensitivityRule::Certified { points_per_dim: 64 }
+            SensitivityRule::Certified {
+                points_per_dim: 64,
+                refinement_contexts: DEFAULT_REFINEMENT_CONTEXTS
+            }
         );
         assert_eq!(
             UscaParams {
@@ -196,5 +223,24 @@ mod tests {
         assert_eq!(back, p);
         assert!(UscaParams::certified(0).validate().is_err());
         assert!(UscaParams::as_printed(0).validate().is_err());
+        // A refinement budget without a grid to refine is refused.
+        let stray = UscaParams {
+            sensitivity: SensitivityRule::QueryContext {
+                points_per_dim: None,
+                refinement_contexts: 1,
+            },
+            ..p
+        };
+        assert!(stray.validate().is_err());
+        // A rule written before the refinement existed reads as the uniform grid.
+        let old: SensitivityRule =
+            serde_json::from_str(r#"{"certified": {"points_per_dim": 16}}"#).unwrap();
+        assert_eq!(
+            old,
+            SensitivityRule::Certified {
+                points_per_dim: 16,
+                refinement_contexts: 0
+            }
+        );
     }
 }

@@ -45,13 +45,13 @@
 //!   bound** (the supremum can be larger between the samples); offered only to compare with the
 //!   paper (papers/README.md).
 
-use ndarray::{Array1, Array2};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::certificate::certified_sup_sigma2;
 use crate::error::{InputError, UscaError};
 use crate::estimator::SurrogateVariance;
-use crate::factored_mu::FactoredSigma2;
+use crate::factored_mu::{FactoredSigma2, sigma2_at_contexts};
 use crate::joint_kernel::JointKernel;
 use crate::problem::ContextualProblem;
 use crate::rounding::RoundingMargin;
@@ -65,18 +65,29 @@ pub enum SensitivityRule {
     #[default]
     Proven,
     /// `2 B` times a certified bound on `sup_W sigma^2` for the drawn `Z`, from a grid of
-    /// `points_per_dim` points per context dimension (the Lipschitz argument of the module docs).
+    /// `points_per_dim` cells per context dimension refined around the maximum with at most
+    /// `refinement_contexts` further cell centres ([`crate::certificate`]).
     Certified {
         /// Grid points per dimension of `C` (>= 1).
         points_per_dim: usize,
+        /// Further cell centres the refinement may evaluate (0: the uniform grid only; the
+        /// default when absent from a serialised rule).
+        #[serde(default)]
+        refinement_contexts: usize,
     },
     /// `Delta(c) = 2 B S min(max_x sigma(x, c), S)` at the query context `c` (module docs), with
-    /// `S^2` the proven bound on `sup_W sigma^2`, or the certified one from a grid of
-    /// `points_per_dim` points per context dimension when that is given. The context-free value
-    /// `2 B S^2` is the cap; [`SensitivityBound::at_context`] gives the value at `c`.
+    /// `S^2` the proven bound on `sup_W sigma^2`, or the certified one
+    /// ([`crate::certificate`]) from a grid of `points_per_dim` cells per context dimension,
+    /// refined with at most `refinement_contexts` further centres, when that is given. The
+    /// context-free value `2 B S^2` is the cap; [`SensitivityBound::at_context`] gives the value
+    /// at `c`.
     QueryContext {
         /// Grid points per dimension of `C` for a certified `S` (>= 1); `None` for the proven `S`.
         points_per_dim: Option<usize>,
+        /// Further cell centres the certificate's refinement may evaluate (0: the uniform grid
+        /// only; must be 0 without a grid).
+        #[serde(default)]
+        refinement_contexts: usize,
     },
     /// The paper's estimate `2 B max sigma^2` over `samples` points of `W` drawn like `Z`:
     /// not a bound.
@@ -99,9 +110,11 @@ impl SensitivityRule {
             Self::Certified { .. } => "certified 2B sup sigma^2",
             Self::QueryContext {
                 points_per_dim: None,
+                ..
             } => "query-context 2B S max_x sigma(x, c), proven S",
             Self::QueryContext {
                 points_per_dim: Some(_),
+                ..
             } => "query-context 2B S max_x sigma(x, c), certified S",
             Self::PaperEstimate { .. } => "paper's estimate (not a bound)",
         }
@@ -202,14 +215,20 @@ impl SensitivityBound {
     /// again: the `S^2` is this bound's. Place the result at a context with
     /// [`SensitivityBound::at_context`].
     pub fn as_query_context(&self) -> Option<Self> {
-        let points_per_dim = match self.rule {
-            SensitivityRule::Proven => None,
-            SensitivityRule::Certified { points_per_dim } => Some(points_per_dim),
+        let (points_per_dim, refinement_contexts) = match self.rule {
+            SensitivityRule::Proven => (None, 0),
+            SensitivityRule::Certified {
+                points_per_dim,
+                refinement_contexts,
+            } => (Some(points_per_dim), refinement_contexts),
             SensitivityRule::QueryContext { .. } => return Some(*self),
             SensitivityRule::PaperEstimate { .. } => return None,
         };
         Some(Self {
-            rule: SensitivityRule::QueryContext { points_per_dim },
+            rule: SensitivityRule::QueryContext {
+                points_per_dim,
+                refinement_contexts,
+            },
             context_sigma: None,
             ..*self
         })
@@ -318,12 +337,28 @@ pub fn sensitivity<R: Rng + ?Sized>(
     let proven = proven_sup_sigma2(variance)?;
     let sup_sigma2 = match rule {
         SensitivityRule::Proven => proven,
-        SensitivityRule::Certified { points_per_dim } => {
-            certified(variance, problem, joint, points_per_dim, proven)?
-        }
-        SensitivityRule::QueryContext { points_per_dim } => match points_per_dim {
+        SensitivityRule::Certified {
+            points_per_dim,
+            refinement_contexts,
+        } => certified(
+            variance,
+            problem,
+            joint,
+            (points_per_dim, refinement_contexts),
+            proven,
+        )?,
+        SensitivityRule::QueryContext {
+            points_per_dim,
+            refinement_contexts,
+        } => match points_per_dim {
             None => proven,
-            Some(points_per_dim) => certified(variance, problem, joint, points_per_dim, proven)?,
+            Some(points_per_dim) => certified(
+                variance,
+                problem,
+                joint,
+                (points_per_dim, refinement_contexts),
+                proven,
+            )?,
         },
         SensitivityRule::PaperEstimate { samples } => {
             let w = crate::approximating_set::sample_approximating_set(problem, samples, rng)?;
@@ -344,13 +379,14 @@ pub fn sensitivity<R: Rng + ?Sized>(
     })
 }
 
-/// The certified bound on `sup_W sigma^2`, capped at the proven `proven`, after checking that
-/// `joint` is given and is the variance's own kernel.
+/// The certified bound on `sup_W sigma^2` from a grid of `points_per_dim` cells per dimension
+/// and `refinement_contexts` further centres (`grid`), capped at the proven `proven`, after
+/// checking that `joint` is given and is the variance's own kernel.
 fn certified(
     variance: &SurrogateVariance,
     problem: &ContextualProblem,
     joint: Option<&std::sync::Arc<JointKernel>>,
-    points_per_dim: usize,
+    (points_per_dim, refinement_contexts): (usize, usize),
     proven: f64,
 ) -> Result<f64, UscaError> {
     let joint = joint.ok_or(InputError::Unsatisfied {
@@ -366,42 +402,15 @@ fn certified(
         }
         .into());
     }
-    Ok(certified_sup_sigma2(variance, problem, joint, points_per_dim)?.min(proven))
+    Ok(certified_sup_sigma2(
+        variance,
+        problem,
+        joint,
+        points_per_dim,
+        refinement_contexts,
+    )?
+    .min(proven))
 }
-
-/// `sigma^2` at every action of every row of `contexts` (validated contexts of `C`), context
-/// after context (`|X|` values each), with one triangular solve for all of them; `factored`
-/// (the variance's own product kernel) gives the action factors of `k_Z` once.
-fn sigma2_at_contexts(
-    variance: &SurrogateVariance,
-    problem: &ContextualProblem,
-    factored: Option<&FactoredSigma2<'_>>,
-    contexts: ndarray::ArrayView2<'_, f64>,
-) -> Result<Array1<f64>, UscaError> {
-    let n = problem.actions().len();
-    let m = variance.approximating_set().nrows();
-    let mut kzw = Array2::zeros((m, n * contexts.nrows()));
-    let mut diag = Array1::zeros(n * contexts.nrows());
-    for (i, c) in contexts.rows().into_iter().enumerate() {
-        let w = problem.joint_all(c);
-        let block = match factored {
-            Some(f) => f.k_z(c),
-            None => variance
-                .kernel()
-                .cross(variance.approximating_set(), w.view())?,
-        };
-        for (j, col) in block.columns().into_iter().enumerate() {
-            kzw.column_mut(i * n + j).assign(&col);
-        }
-        for (j, d) in variance.kernel().diag(w.view())?.into_iter().enumerate() {
-            diag[i * n + j] = d;
-        }
-    }
-    variance.sigma2_from(kzw.view(), diag.view())
-}
-
-/// Grid contexts per triangular solve of the certificate.
-const GRID_CHUNK: usize = 32;
 
 /// `sup_diag / tau`, the proven bound on `sup_W sigma^2`.
 pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError> {
@@ -414,142 +423,4 @@ pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError>
             requirement: "must be finite (a bounded kernel) for a sensitivity bound",
         })?;
     Ok(sup / variance.tau())
-}
-
-/// The two parts of the certified bound of the module docs: the largest `sigma` on the grid of
-/// cell centres and the Lipschitz slack `tau^{-1/2} d_max` that covers the rest of each cell.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Certificate {
-    /// `max sigma(x, g)` over every action `x` and every grid context `g`, as computed.
-    pub grid_max_sigma: f64,
-    /// `tau^{-1/2} d_max`: how much `sigma` can grow from a grid context to any context of its
-    /// cell.
-    pub slack: f64,
-    /// The rounding margin `M` of [`crate::rounding`] (in units of `sigma^2`), by which a
-    /// computed `sigma^2` may fall short of the exact one; `None` when it cannot be made small
-    /// (then the certificate is no bound and the rule uses the proven cap).
-    pub rounding: Option<f64>,
-}
-
-impl Certificate {
-    /// The certified bound `(sqrt(grid_max_sigma^2 + M) + slack)^2` on `sup_W sigma^2` (with
-    /// the upward roundings of [`RoundingMargin::upper`]), not capped (the rule caps it at
-    /// `sup_diag / tau`); infinite without a rounding margin.
-    pub fn bound(&self) -> f64 {
-        match self.rounding {
-            None => f64::INFINITY,
-            Some(absolute) => {
-                let g = RoundingMargin { absolute }
-                    .upper(self.grid_max_sigma * self.grid_max_sigma)
-                    .sqrt();
-                let b = g + self.slack;
-                b * b * (1.0 + 4.0 * f64::EPSILON)
-            }
-        }
-    }
-}
-
-/// The certified bound `(max_grid sigma + tau^{-1/2} d_max)^2` of the module docs, not capped
-/// (the rule caps it at `sup_diag / tau`). `joint` must be the variance's kernel (the rule
-/// checks it; this function is for the verification of the bound itself).
-pub fn certified_sup_sigma2(
-    variance: &SurrogateVariance,
-    problem: &ContextualProblem,
-    joint: &JointKernel,
-    points_per_dim: usize,
-) -> Result<f64, UscaError> {
-    Ok(certificate(variance, problem, joint, points_per_dim)?.bound())
-}
-
-/// The parts of [`certified_sup_sigma2`] (`n = points_per_dim` cell centres per dimension of
-/// `C`, every action of `X`).
-pub fn certificate(
-    variance: &SurrogateVariance,
-    problem: &ContextualProblem,
-    joint: &JointKernel,
-    points_per_dim: usize,
-) -> Result<Certificate, UscaError> {
-    let product = joint.product();
-    let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
-    let set = problem.contexts().set();
-    let dc = set.dim();
-    // Cell centres: the grid of n points per dimension at the centres of n equal cells, so every
-    // context is within half a cell width h_i = (u_i - l_i) / (2 n) of a grid point per coordinate.
-    let counts = vec![n; dc];
-    let total: usize = counts.iter().product();
-    let mut grid = Array2::zeros((total, dc));
-    for (idx, mut row) in grid.rows_mut().into_iter().enumerate() {
-        let mut rem = idx;
-        for i in 0..dc {
-            let j = rem % n;
-            rem /= n;
-            let (l, u) = (set.lower()[i], set.upper()[i]);
-            row[i] = l + (u - l) * (j as f64 + 0.5) / n as f64;
-        }
-    }
-    let half: Array1<f64> = (0..dc)
-        .map(|i| (set.upper()[i] - set.lower()[i]) / (2.0 * n as f64))
-        .collect();
-    let kc = product.context_kernel();
-    let zero = Array1::<f64>::zeros(dc);
-    let d2 = 2.0
-        * product.action_kernel().sup_diag().unwrap_or(f64::INFINITY)
-        * (kc.value(zero.view(), zero.view())? - kc.value(zero.view(), half.view())?).max(0.0);
-    let factored = FactoredSigma2::new(variance, Some(joint), problem.actions().points());
-    let mut max_sigma = 0.0f64;
-    // The grid in chunks of contexts, one triangular solve per chunk (the factor is read once
-    // per chunk instead of once per context).
-    for chunk in grid.axis_chunks_iter(ndarray::Axis(0), GRID_CHUNK) {
-        let s2 = sigma2_at_contexts(variance, problem, factored.as_ref(), chunk)?;
-        max_sigma = s2.iter().fold(max_sigma, |m, v| m.max(v.sqrt()));
-    }
-    Ok(Certificate {
-        grid_max_sigma: max_sigma,
-        slack: (d2 / variance.tau()).sqrt(),
-        rounding: RoundingMargin::new(variance).map(|m| m.absolute),
-    })
-}
-
-/// The point of `W` (an action index and a context on a grid of `points_per_dim` per
-/// dimension) with the largest `sigma^2`, and that value: where the prediction-stage audit puts
-/// the differing user. `joint`, if it is the variance's own kernel (the same object), lets the
-/// action factors be computed once (the same values, faster); any other kernel is ignored.
-pub fn argmax_sigma2(
-    variance: &SurrogateVariance,
-    problem: &ContextualProblem,
-    joint: Option<&JointKernel>,
-    points_per_dim: usize,
-) -> Result<(usize, Array1<f64>, f64), UscaError> {
-    let factored = FactoredSigma2::new(variance, joint, problem.actions().points());
-    let n = validation::at_least_one("grid points per context dimension", points_per_dim)?;
-    let set = problem.contexts().set();
-    let dc = set.dim();
-    let total = n.pow(dc as u32);
-    let mut best = (0, Array1::zeros(dc), f64::NEG_INFINITY);
-    for idx in 0..total {
-        let mut rem = idx;
-        let c: Array1<f64> = (0..dc)
-            .map(|i| {
-                let j = rem % n;
-                rem /= n;
-                let (l, u) = (set.lower()[i], set.upper()[i]);
-                if n == 1 {
-                    0.5 * (l + u)
-                } else {
-                    l + (u - l) * j as f64 / (n - 1) as f64
-                }
-            })
-            .collect();
-        let w = problem.joint_all(c.view());
-        let s2 = match &factored {
-            Some(f) => f.sigma2(c.view(), w.view())?,
-            None => variance.sigma2(w.view())?,
-        };
-        for (a, &v) in s2.iter().enumerate() {
-            if v > best.2 {
-                best = (a, c.clone(), v);
-            }
-        }
-    }
-    Ok(best)
 }

@@ -152,7 +152,7 @@ proptest! {
         // The proven S, or the certified one (a 16-point grid of C).
         let points_per_dim = certified.then_some(16);
         let global = sensitivity(
-            SensitivityRule::QueryContext { points_per_dim },
+            SensitivityRule::QueryContext { points_per_dim, refinement_contexts: if certified { 64 } else { 0 } },
             &v,
             &inst.problem,
             Some(&inst.kernel),
@@ -195,6 +195,7 @@ fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
     let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap());
     let rule = SensitivityRule::QueryContext {
         points_per_dim: None,
+        refinement_contexts: 0,
     };
     let global = sensitivity(rule, &v, &inst.problem, None, b, &mut rng).unwrap();
     let proven = sensitivity(
@@ -261,6 +262,7 @@ fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
     );
     let certified_rule = SensitivityRule::QueryContext {
         points_per_dim: Some(8),
+        refinement_contexts: 64,
     };
     assert!(sensitivity(certified_rule, &v, &inst.problem, None, b, &mut rng).is_err());
 
@@ -303,12 +305,17 @@ fn a_bound_turned_to_the_query_context_is_the_rule_s_own() {
             SensitivityRule::Proven,
             SensitivityRule::QueryContext {
                 points_per_dim: None,
+                refinement_contexts: 0,
             },
         ),
         (
-            SensitivityRule::Certified { points_per_dim: 16 },
+            SensitivityRule::Certified {
+                points_per_dim: 16,
+                refinement_contexts: 64,
+            },
             SensitivityRule::QueryContext {
                 points_per_dim: Some(16),
+                refinement_contexts: 64,
             },
         ),
     ] {
@@ -347,6 +354,7 @@ fn the_batched_query_context_bound_is_the_one_at_each_context() {
     let qc = sensitivity(
         SensitivityRule::QueryContext {
             points_per_dim: Some(6),
+            refinement_contexts: 64,
         },
         &v,
         &inst.problem,
@@ -396,8 +404,8 @@ fn the_batched_query_context_bound_is_the_one_at_each_context() {
 /// both are strictly above what the computed `sigma^2` alone gives, by at most the margin.
 #[test]
 fn the_bounds_carry_the_rounding_margin() {
+    use usca::certificate::certificate;
     use usca::rounding::RoundingMargin;
-    use usca::sensitivity::certificate;
     let b = 1.5;
     let mut rng = ChaCha20Rng::seed_from_u64(10);
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
@@ -405,7 +413,8 @@ fn the_bounds_carry_the_rounding_margin() {
     let v = SurrogateVariance::new(inst.kernel.clone(), z, 4096, 1.0).unwrap();
     let margin = RoundingMargin::new(&v).unwrap();
     assert!(margin.absolute > 1e-7, "{}", margin.absolute);
-    let cert = certificate(&v, &inst.problem, inst.kernel.as_ref(), 16).unwrap();
+    let cert = certificate(&v, &inst.problem, inst.kernel.as_ref(), 16, 0).unwrap();
+    assert_eq!(cert.binding_sigma.to_bits(), cert.grid_max_sigma.to_bits());
     assert_eq!(cert.rounding, Some(margin.absolute));
     let with_margin = ((cert.grid_max_sigma.powi(2) + margin.absolute).sqrt() + cert.slack).powi(2);
     assert!(cert.bound() >= with_margin);
@@ -419,6 +428,7 @@ fn the_bounds_carry_the_rounding_margin() {
     let qc = sensitivity(
         SensitivityRule::QueryContext {
             points_per_dim: None,
+            refinement_contexts: 0,
         },
         &v,
         &inst.problem,

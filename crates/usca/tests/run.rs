@@ -45,7 +45,10 @@ fn seeded_run_snapshot() {
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
     let params = UscaParams {
         approximating_set: ApproximatingSetSize::Capped { cap: 256 },
-        sensitivity: SensitivityRule::Certified { points_per_dim: 32 },
+        sensitivity: SensitivityRule::Certified {
+            points_per_dim: 32,
+            refinement_contexts: 64,
+        },
         ..UscaParams::default()
     };
     let u = Usca::learn(

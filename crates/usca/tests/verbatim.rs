@@ -32,12 +32,17 @@ fn the_printed_smoother_is_the_scaled_one_at_a_larger_tau() {
     let data = learning_stage(&inst.problem, T, 1.5, &mut rng).unwrap();
     for rule in [
         SensitivityRule::Proven,
-        SensitivityRule::Certified { points_per_dim: 16 },
+        SensitivityRule::Certified {
+            points_per_dim: 16,
+            refinement_contexts: 64,
+        },
         SensitivityRule::QueryContext {
             points_per_dim: None,
+            refinement_contexts: 0,
         },
         SensitivityRule::QueryContext {
             points_per_dim: Some(16),
+            refinement_contexts: 64,
         },
     ] {
         let printed = fitted(

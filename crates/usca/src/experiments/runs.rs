@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::algorithm::{Usca, argmax_distribution, learning_stage};
 use crate::approximating_set::ApproximatingSetSize;
 use crate::baselines::PosteriorMeanBaseline;
+use crate::certificate::certified_sup_sigma2;
 use crate::error::UscaError;
 use crate::estimator::LearningData;
 use crate::joint_kernel::JointKernel;
@@ -154,6 +155,9 @@ struct Fit<'a> {
     pm: Option<&'a Baseline>,
     /// `2 B sup_diag / tau`.
     proven: f64,
+    /// `2 B` times the certified bound from the uniform grid alone (NaN unless a
+    /// [`Curve::CertifiedUniform`] is drawn and the rule is [`SensitivityRule::Certified`]).
+    certified_uniform: f64,
     /// The certified bound as a query-context bound (the same `S`).
     query_context: SensitivityBound,
 }
@@ -193,7 +197,25 @@ impl<'a> Fit<'a> {
             })
             .transpose()?;
         let usca = fit(p, data, coins)?;
-        let proven = 2.0 * p.reward_bound * proven_sup_sigma2(usca.estimator().variance())?;
+        let proven_sup = proven_sup_sigma2(usca.estimator().variance())?;
+        let proven = 2.0 * p.reward_bound * proven_sup;
+        let certified_uniform = match p.sensitivity {
+            SensitivityRule::Certified { points_per_dim, .. }
+                if curves
+                    .iter()
+                    .any(|c| matches!(c, Curve::CertifiedUniform(_))) =>
+            {
+                let uniform = certified_sup_sigma2(
+                    usca.estimator().variance(),
+                    &inst.problem,
+                    inst.kernel.as_ref(),
+                    points_per_dim,
+                    0,
+                )?;
+                2.0 * p.reward_bound * uniform.min(proven_sup)
+            }
+            _ => f64::NAN,
+        };
         let query_context =
             usca.summary()
                 .bound
@@ -209,6 +231,7 @@ impl<'a> Fit<'a> {
             verbatim,
             pm,
             proven,
+            certified_uniform,
             query_context,
         })
     }
@@ -256,6 +279,7 @@ impl<'a> Fit<'a> {
             for (s, curve) in sums.iter_mut().zip(curves) {
                 *s += match *curve {
                     Curve::Certified(e) => em(e, certified, &u)?,
+                    Curve::CertifiedUniform(e) => em(e, self.certified_uniform, &u)?,
                     Curve::QueryContext(e) => em(e, qc, &u)?,
                     Curve::Proven(e) => em(e, self.proven, &u)?,
                     Curve::Verbatim(e) => em(e, self.proven, &v)?,

@@ -25,11 +25,19 @@ fn error_rate_table(results: &[FigureResult]) -> String {
     let mut s = String::from(
         "\n## Error rates at the largest T\n\nMean error rate over trials (standard error in \
          brackets) at the largest horizon of each error-rate figure, `tau = 1`, `|Z| = min(TK, \
-         1024)`: USCA with the certified, the query-context (certified `S`) and the proven \
-         sensitivity, the verbatim fixed smoother (`rho = K tau`, proven `Delta`), the naive \
+         1024)`: USCA with the certified (and, at eps = 1, the certified from the uniform \
+         grid alone, the ablation of the refinement), the query-context (certified `S`) and the \
+         proven sensitivity, the verbatim fixed smoother (`rho = K tau`, proven `Delta`), the naive \
          exponential mechanism on the posterior mean, and the two non-private predictors.\n",
     );
-    let rules = ["certified", "query-context", "proven", "verbatim", "naive"];
+    let rules = [
+        "certified",
+        "certified-uniform",
+        "query-context",
+        "proven",
+        "verbatim",
+        "naive",
+    ];
     for r in results
         .iter()
         .filter(|r| r.figure.metric == Metric::ErrorRate)
