@@ -24,14 +24,16 @@
 //! - [`SensitivityRule::Certified`]: a certified upper bound on `sup_W sigma^2` for this `Z`.
 //!   `sigma(w) = |Z~^{-1/2} phi(w)|_H` and `|Z~^{-1/2}|_op <= tau^{-1/2}`, so
 //!   `|sigma(w) - sigma(w')| <= tau^{-1/2} d_k(w, w')`, `d_k^2 = k(w,w) + k(w',w') - 2 k(w,w')`.
-//!   On a grid of `C` with cells of half-width `h_i` and every `x` of the finite `X`:
-//!   `sup_W sigma <= max_grid sigma + tau^{-1/2} d_max`, with
-//!   `d_max^2 = 2 sup k_X (k_C(0,0) - k_C(0, h))`, valid for a product kernel whose context
-//!   factor is stationary and decreasing in every `|c_i - c'_i|`: the rule accepts only a
+//!   On box cells that tile `C` (centre `g`, half-widths `h`) and every `x` of the finite `X`:
+//!   `sup_W sigma <= max over cells of (max_x sigma(x, g) + tau^{-1/2} d_h)`, with
+//!   `d_h^2 = 2 sup k_X (k_C(0,0) - k_C(0, h))`, valid for a product kernel whose context
+//!   factor is stationary and decreasing in every `|c_i - c'_i|`; the cells are a uniform grid
+//!   refined best-first around the maximum ([`crate::certificate`]). The rule accepts only a
 //!   [`JointKernel`] (SE or Matérn 5/2 factors) and checks that it is the estimator's kernel
 //!   (the same object). It depends only on `Z` (not on the data), so the mechanism stays
-//!   `eps`-DP; the result is capped at the proven `sup_diag / tau`. The grid maximum carries the
-//!   rounding margin of [`crate::rounding`] (a computed `sigma^2` may fall below the exact one).
+//!   `eps`-DP; the result is capped at the proven `sup_diag / tau`. Each cell's `sigma` carries
+//!   the rounding margin of [`crate::rounding`] (a computed `sigma^2` may fall below the exact
+//!   one).
 //! - [`SensitivityRule::QueryContext`]: the sensitivity at the query context `c = c_{T+1}` only.
 //!   The prediction stage evaluates `mu_T(., c)` and nothing else, and for `w = (x, c)` the same
 //!   Cauchy-Schwarz step gives `|mu_T(w) - mu'_T(w)| <= B sigma(w) (sigma(w_t) + sigma(w'_t))
