@@ -168,3 +168,50 @@ fn a_weak_statistic_is_inconclusive() {
         a.result.eps_tightness
     );
 }
+
+/// A claim stated as numbers (the `cargo xtask audit` flags and the Python auditor): exactly
+/// one of eps, mu, rho; mu and rho need a delta in (0, 1); `gaussian_noise` only with rho.
+#[test]
+fn stated_claims_are_built_and_refused_as_documented() {
+    use privacy::claim::Guarantee;
+    use verification::audit::external::StatedClaim;
+    let s = |eps, delta, mu, rho, gaussian_noise| StatedClaim {
+        eps,
+        delta,
+        mu,
+        rho,
+        gaussian_noise,
+    };
+    let (pure, mu) = s(Some(1.0), None, None, None, false).claim().unwrap();
+    assert!(matches!(pure.guarantee, Guarantee::PureDp { .. }) && mu.is_none());
+    let (zero, _) = s(Some(1.0), Some(0.0), None, None, false).claim().unwrap();
+    assert!(matches!(zero.guarantee, Guarantee::PureDp { .. }));
+    let (approx, _) = s(Some(1.0), Some(1e-5), None, None, false).claim().unwrap();
+    assert!(matches!(approx.guarantee, Guarantee::ApproximateDp { .. }));
+    let (gdp, mu) = s(None, Some(1e-5), Some(0.5), None, false).claim().unwrap();
+    assert!(matches!(gdp.guarantee, Guarantee::GaussianDp { .. }));
+    assert_eq!(mu, Some(0.5));
+    let (zcdp, mu) = s(None, Some(1e-5), None, Some(0.125), true)
+        .claim()
+        .unwrap();
+    assert!(matches!(zcdp.guarantee, Guarantee::Zcdp { .. }));
+    assert_eq!(mu, Some(0.5));
+    let config = s(None, Some(1e-5), None, Some(0.125), true)
+        .config(1e-6, 3)
+        .unwrap();
+    assert_eq!(
+        (config.delta, config.mu_reference, config.seed),
+        (Some(1e-5), Some(0.5), 3)
+    );
+    for bad in [
+        s(None, None, None, None, false),
+        s(Some(1.0), None, Some(1.0), None, false),
+        s(Some(1.0), Some(-0.1), None, None, false),
+        s(Some(-1.0), None, None, None, false),
+        s(None, None, Some(1.0), None, false),
+        s(None, Some(1.0), None, Some(0.5), false),
+        s(Some(1.0), None, None, None, true),
+    ] {
+        assert!(bad.claim().is_err(), "{bad:?}");
+    }
+}

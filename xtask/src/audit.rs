@@ -14,16 +14,12 @@
 //! tightness would need; writes the trade-off plot. Exit status: 0 when no violation is
 //! certified, 3 when one is, 1 on bad input (with a message), 2 on a malformed command line.
 
-use privacy::NeighbouringRelation;
 use std::path::PathBuf;
 use std::process::Command;
 
 use anyhow::{Context, bail};
-use privacy::claim::{Guarantee, PrivacyClaim, TrustModel};
-use privacy::params::{Delta, Epsilon, Mu, Rho};
-use verification::audit::AuditConfig;
 use verification::audit::external::{
-    ExternalAudit, OutputKind, Outputs, Verdict, audit_external, parse_outputs,
+    ExternalAudit, OutputKind, Outputs, StatedClaim, Verdict, audit_external, parse_outputs,
 };
 
 /// Options of `audit`.
@@ -111,64 +107,15 @@ impl From<Kind> for OutputKind {
 }
 
 /// A GDP or zCDP claim holds at every delta; the audit certifies epsilon at the one given.
-fn need_delta(args: &Args, flag: &str) -> anyhow::Result<()> {
-    match args.delta {
-        Some(d) if d > 0.0 && d < 1.0 => Ok(()),
-        Some(d) => {
-            bail!("--delta {d}: with {flag}, give the delta in (0, 1) at which to certify epsilon")
-        }
-        None => bail!("with {flag}, give --delta: the delta in (0, 1) at which to certify epsilon"),
+/// The claim of the flags ([`StatedClaim`], shared with the Python auditor).
+fn stated(args: &Args) -> StatedClaim {
+    StatedClaim {
+        eps: args.eps,
+        delta: args.delta,
+        mu: args.mu,
+        rho: args.rho,
+        gaussian_noise: args.gaussian_noise,
     }
-}
-
-/// The claim from the arguments, and the Gaussian-DP reference mu when there is one.
-fn claim(args: &Args) -> anyhow::Result<(PrivacyClaim, Option<f64>)> {
-    let (guarantee, mu) = match (args.eps, args.mu, args.rho) {
-        (Some(e), None, None) => {
-            let epsilon = Epsilon::new(e).context("--eps")?;
-            match args.delta {
-                Some(d) if d > 0.0 => (
-                    Guarantee::ApproximateDp {
-                        epsilon,
-                        delta: Delta::new(d).context("--delta")?,
-                    },
-                    None,
-                ),
-                _ => (Guarantee::PureDp { epsilon }, None),
-            }
-        }
-        (None, Some(m), None) => {
-            need_delta(args, "--mu")?;
-            (
-                Guarantee::GaussianDp {
-                    mu: Mu::new(m).context("--mu")?,
-                },
-                Some(m),
-            )
-        }
-        // zCDP: for Gaussian noise (--gaussian-noise) rho-zCDP is exactly sqrt(2 rho)-GDP, and
-        // the GDP route compares on that curve.
-        (None, None, Some(r)) => {
-            need_delta(args, "--rho")?;
-            (
-                Guarantee::Zcdp {
-                    rho: Rho::new(r).context("--rho")?,
-                },
-                args.gaussian_noise.then(|| (2.0 * r).sqrt()),
-            )
-        }
-        _ => bail!("state the claim with exactly one of --eps, --mu, --rho"),
-    };
-    Ok((
-        PrivacyClaim::new(
-            "external mechanism",
-            guarantee,
-            TrustModel::Central,
-            NeighbouringRelation::StatedPair,
-            "the two inputs given to the audit",
-        ),
-        mu,
-    ))
 }
 
 /// Draw `n` outputs from `command` with `{input}` replaced by `input`.
@@ -218,7 +165,10 @@ fn read(path: &PathBuf, kind: Option<OutputKind>) -> anyhow::Result<Outputs> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (claim, mu) = claim(&args)?;
+    let stated = stated(&args);
+    let (claim, _) = stated
+        .claim()
+        .map_err(|e| anyhow::anyhow!("{e} (--eps, --delta, --mu, --rho)"))?;
     let kind = args.kind.map(OutputKind::from);
     let (x, xp) = match (&args.x, &args.x_prime, &args.command) {
         (Some(a), Some(b), None) => (read(a, kind)?, read(b, kind)?),
@@ -236,13 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "give the outputs as --x and --x-prime files, or --command with --input-x and --input-x-prime"
         ),
     };
-    let mut config = AuditConfig::new(10, args.alpha, args.seed);
-    if let Some(d) = args.delta {
-        config = config.delta(d);
-    }
-    if mu.is_some() {
-        config = config.gaussian(mu);
-    }
+    let config = stated.config(args.alpha, args.seed)?;
     let audit = audit_external(
         x,
         xp,

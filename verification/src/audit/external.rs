@@ -219,6 +219,118 @@ pub fn parse_outputs(
     })
 }
 
+/// A claim stated as numbers, as the `cargo xtask audit` flags and the Python auditor take it:
+/// exactly one of `eps` (with `delta > 0`: approximate DP; without, or with `delta = 0`: pure
+/// DP), `mu` (Gaussian DP, with a `delta` in `(0, 1)` at which to certify epsilon) or `rho`
+/// (zCDP, with such a `delta`; `gaussian_noise` says the noise is Gaussian, so that `rho`-zCDP
+/// is exactly `sqrt(2 rho)`-GDP and the audit also compares on that curve).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StatedClaim {
+    /// Epsilon (pure or approximate DP).
+    pub eps: Option<f64>,
+    /// Delta.
+    pub delta: Option<f64>,
+    /// Gaussian-DP mu.
+    pub mu: Option<f64>,
+    /// zCDP rho.
+    pub rho: Option<f64>,
+    /// With `rho`: the mechanism's noise is Gaussian.
+    pub gaussian_noise: bool,
+}
+
+impl StatedClaim {
+    /// The claim (subject "external mechanism", central model, the stated pair as the neighbours)
+    /// and the reference `mu` of the Gaussian-DP comparison, if any.
+    pub fn claim(&self) -> Result<(PrivacyClaim, Option<f64>), AuditError> {
+        use privacy::claim::{Guarantee, TrustModel};
+        use privacy::params::{Delta, Epsilon, Mu, Rho};
+        let bad = |what: &str, e: privacy::PrivacyError| {
+            AuditError::InvalidConfig(format!("{what}: {e}"))
+        };
+        let need_delta = |with: &str| match self.delta {
+            Some(d) if d > 0.0 && d < 1.0 => Ok(()),
+            Some(d) => Err(AuditError::InvalidConfig(format!(
+                "delta {d}: with {with}, give the delta in (0, 1) at which to certify epsilon"
+            ))),
+            None => Err(AuditError::InvalidConfig(format!(
+                "with {with}, give a delta in (0, 1) at which to certify epsilon"
+            ))),
+        };
+        if self.gaussian_noise && self.rho.is_none() {
+            return Err(AuditError::InvalidConfig(
+                "gaussian_noise qualifies a rho (zCDP) claim only".into(),
+            ));
+        }
+        let (guarantee, mu) = match (self.eps, self.mu, self.rho) {
+            (Some(e), None, None) => {
+                let epsilon = Epsilon::new(e).map_err(|x| bad("eps", x))?;
+                match self.delta {
+                    Some(d) if d > 0.0 => (
+                        Guarantee::ApproximateDp {
+                            epsilon,
+                            delta: Delta::new(d).map_err(|x| bad("delta", x))?,
+                        },
+                        None,
+                    ),
+                    Some(d) if d < 0.0 || d.is_nan() => {
+                        return Err(AuditError::InvalidConfig(format!(
+                            "delta {d}: must be in [0, 1)"
+                        )));
+                    }
+                    _ => (Guarantee::PureDp { epsilon }, None),
+                }
+            }
+            (None, Some(m), None) => {
+                need_delta("mu")?;
+                (
+                    Guarantee::GaussianDp {
+                        mu: Mu::new(m).map_err(|x| bad("mu", x))?,
+                    },
+                    Some(m),
+                )
+            }
+            (None, None, Some(r)) => {
+                need_delta("rho")?;
+                (
+                    Guarantee::Zcdp {
+                        rho: Rho::new(r).map_err(|x| bad("rho", x))?,
+                    },
+                    self.gaussian_noise.then(|| (2.0 * r).sqrt()),
+                )
+            }
+            _ => {
+                return Err(AuditError::InvalidConfig(
+                    "state the claim with exactly one of eps, mu, rho".into(),
+                ));
+            }
+        };
+        Ok((
+            PrivacyClaim::new(
+                "external mechanism",
+                guarantee,
+                TrustModel::Central,
+                privacy::NeighbouringRelation::StatedPair,
+                "the two inputs given to the audit",
+            ),
+            mu,
+        ))
+    }
+
+    /// The audit's configuration for this claim: `alpha`, `seed`, the stated delta and the
+    /// reference `mu` ([`StatedClaim::claim`]).
+    pub fn config(&self, alpha: f64, seed: u64) -> Result<AuditConfig, AuditError> {
+        let (_, mu) = self.claim()?;
+        let mut config = AuditConfig::new(10, alpha, seed);
+        if let Some(d) = self.delta {
+            config = config.delta(d);
+        }
+        if mu.is_some() {
+            config = config.gaussian(mu);
+        }
+        Ok(config)
+    }
+}
+
 /// The verdict of an external audit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

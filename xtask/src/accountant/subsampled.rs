@@ -24,12 +24,8 @@
 
 use anyhow::Context;
 use privacy::PrivacyError;
-use privacy::accountant::pld::subsampled_gaussian_pld_epsilon_replace_one;
-use privacy::accountant::rdp::{default_orders, paper_orders, subsampled_gaussian_epsilon};
-use privacy::accountant::{
-    Calibration, PldSettings, RdpConversion, calibrate::MIN_NOISE_MULTIPLIER, gdp_epsilon,
-    smallest_noise_multiplier, subsampled_gaussian_clt_mu, subsampled_gaussian_pld_epsilon,
-};
+use privacy::accountant::named::{self, Accountant};
+use privacy::accountant::{Calibration, calibrate::MIN_NOISE_MULTIPLIER};
 use serde_json::json;
 
 /// Which accountant to run.
@@ -98,113 +94,70 @@ pub struct SubsampledArgs {
     json: bool,
 }
 
-/// The epsilon of one accountant at noise multiplier `z`, and the accountant's description.
+/// The library's accountant of `w` and relation of `r`.
+fn accountant(w: Which) -> Accountant {
+    match w {
+        Which::RdpPaper => Accountant::RdpPaper,
+        Which::Rdp => Accountant::Rdp,
+        Which::Pld => Accountant::Pld,
+        Which::GdpClt => Accountant::GdpClt,
+    }
+}
+
+fn relation(r: Relation) -> named::Relation {
+    match r {
+        Relation::AddRemove => named::Relation::AddRemove,
+        Relation::ReplaceOne => named::Relation::ReplaceOne,
+    }
+}
+
+/// The epsilon of one accountant at noise multiplier `z` ([`named::subsampled_gaussian`], the
+/// same function the Python package calls), as a JSON row, and the accountant's description.
 fn epsilon_of(
     w: Which,
     args: &SubsampledArgs,
     z: f64,
 ) -> Result<(serde_json::Value, &'static str, f64), PrivacyError> {
-    let (q, t, d) = (args.q, args.steps, args.delta);
-    if args.relation == Relation::ReplaceOne {
-        if w != Which::Pld {
-            return Err(PrivacyError::Calibration(format!(
-                "the {} accountant has no replace-one bound for the Poisson-subsampled Gaussian; \
-                 use --accountant pld",
-                name(w)
-            )));
+    let (a, r) = (accountant(w), relation(args.relation));
+    let e =
+        named::subsampled_gaussian(a, r, args.q, z, args.steps, args.delta, args.pld_bin_width)?;
+    let row = if r == named::Relation::ReplaceOne {
+        json!({"accountant": name(w), "epsilon": e.epsilon, "relation": "replace-one",
+               "method": "dominating pair (1-q) N(0) + q N(1) vs (1-q) N(0) + q N(-1)",
+               "bin_width": e.bin_width})
+    } else {
+        match w {
+            Which::RdpPaper | Which::Rdp => {
+                json!({"accountant": name(w), "epsilon": e.epsilon, "order": e.order})
+            }
+            Which::Pld => {
+                json!({"accountant": name(w), "epsilon": e.epsilon, "epsilon_remove": e.epsilon_remove,
+                       "epsilon_add": e.epsilon_add, "epsilon_optimistic": e.epsilon_optimistic,
+                       "bin_width": e.bin_width})
+            }
+            Which::GdpClt => {
+                json!({"accountant": name(w), "epsilon": e.epsilon, "mu": e.mu, "approximation": true})
+            }
         }
-        let settings = PldSettings {
-            bin_width: args.pld_bin_width,
-            ..PldSettings::default()
-        };
-        let epsilon = subsampled_gaussian_pld_epsilon_replace_one(q, z, t, d, settings)?;
-        return Ok((
-            json!({"accountant": name(w), "epsilon": epsilon, "relation": "replace-one",
-                   "method": "dominating pair (1-q) N(0) + q N(1) vs (1-q) N(0) + q N(-1)",
-                   "bin_width": settings.bin_width}),
-            "replace-one: connect-the-dots PLD of the dominating pair, an upper bound",
-            epsilon,
-        ));
-    }
-    Ok(match w {
-        Which::RdpPaper => {
-            let (eps, order) =
-                subsampled_gaussian_epsilon(q, z, t, d, &paper_orders(), RdpConversion::Classic)?;
-            (
-                json!({"accountant": name(w), "epsilon": eps, "order": order}),
-                "integer orders 2..=33, classic conversion",
-                eps,
-            )
-        }
-        Which::Rdp => {
-            let (eps, order) = subsampled_gaussian_epsilon(
-                q,
-                z,
-                t,
-                d,
-                &default_orders(),
-                RdpConversion::Improved,
-            )?;
-            (
-                json!({"accountant": name(w), "epsilon": eps, "order": order}),
-                "orders 1.1..512, improved conversion (Balle et al. 2020)",
-                eps,
-            )
-        }
-        Which::Pld => {
-            let settings = PldSettings {
-                bin_width: args.pld_bin_width,
-                ..PldSettings::default()
-            };
-            let r = subsampled_gaussian_pld_epsilon(q, z, t, d, settings)?;
-            (
-                json!({"accountant": name(w), "epsilon": r.epsilon, "epsilon_remove": r.epsilon_remove,
-                       "epsilon_add": r.epsilon_add, "epsilon_optimistic": r.epsilon_optimistic,
-                       "bin_width": settings.bin_width}),
-                "connect-the-dots PLD: an upper bound on epsilon",
-                r.epsilon,
-            )
-        }
-        Which::GdpClt => {
-            let mu = subsampled_gaussian_clt_mu(q, z, t)?;
-            let eps = gdp_epsilon(mu, d)?;
-            (
-                json!({"accountant": name(w), "epsilon": eps, "mu": mu, "approximation": true}),
-                "Gaussian DP, central-limit mu (Bu et al. 2020): an APPROXIMATION, not a bound",
-                eps,
-            )
-        }
-    })
+    };
+    Ok((row, a.description(r), e.epsilon))
 }
 
 /// Under replace-one only the PLD accountant has a bound: refuse the others up front.
 fn check_relation(args: &SubsampledArgs, which: &[Which]) -> anyhow::Result<()> {
-    if args.relation == Relation::ReplaceOne
-        && let Some(w) = which.iter().find(|w| **w != Which::Pld)
-    {
-        anyhow::bail!(
-            "the {} accountant has no replace-one bound for the Poisson-subsampled Gaussian; \
-             use --accountant pld",
-            name(*w)
-        );
+    for w in which {
+        named::check_relation(accountant(*w), relation(args.relation))
+            .map_err(|e| anyhow::anyhow!("{e} (--accountant pld)"))?;
     }
     Ok(())
 }
 
 fn relation_label(r: Relation) -> &'static str {
-    match r {
-        Relation::AddRemove => "add/remove",
-        Relation::ReplaceOne => "replace-one",
-    }
+    relation(r).label()
 }
 
 fn name(w: Which) -> &'static str {
-    match w {
-        Which::RdpPaper => "rdp-paper",
-        Which::Rdp => "rdp",
-        Which::Pld => "pld",
-        Which::GdpClt => "gdp-clt",
-    }
+    accountant(w).name()
 }
 
 /// `--target-eps`: calibrate z for each accountant.
@@ -229,20 +182,16 @@ fn calibrate(args: &SubsampledArgs, target: f64) -> anyhow::Result<()> {
     }
     let mut rows = Vec::new();
     for w in which {
-        let mut note = "";
-        let c: Calibration = smallest_noise_multiplier(
+        let note = accountant(w).description(relation(args.relation));
+        let c: Calibration = named::subsampled_gaussian_noise_multiplier(
+            accountant(w),
+            relation(args.relation),
             target,
+            q,
+            t,
+            d,
             resolution,
-            |z| {
-                let (_, n, eps) = epsilon_of(w, args, z)?;
-                note = n;
-                // NaN goes through as NaN (the calibration refuses it); +inf is unbounded.
-                if eps == f64::INFINITY {
-                    Err(PrivacyError::Unbounded(format!("{} at z = {z}", name(w))))
-                } else {
-                    Ok(eps)
-                }
-            },
+            args.pld_bin_width,
             |z, eps| {
                 if w == Which::Pld {
                     eprintln!("  pld: z = {z:.6}, eps = {eps:.6}");

@@ -4,6 +4,7 @@
 
 pub mod calibrate;
 pub mod gdp;
+pub mod named;
 pub mod pld;
 pub mod rdp;
 pub mod zcdp;

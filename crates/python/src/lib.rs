@@ -1,0 +1,25 @@
+//! The native part of the Python package `dpgpbandits` (`dpgpbandits._native`): thin wrappers of
+//! the workspace's accountants ([`privacy::accountant`]), external auditor
+//! ([`verification::audit::external`]) and fixtures ([`verification::fixtures`]). The Python
+//! layer (`python/dpgpbandits/`) gives them their documented, typed interface; everything here
+//! is the same code the `cargo xtask` commands run, so the two give the same numbers.
+//!
+//! Long computations (PLD composition, calibration, audits) release the GIL.
+
+use pyo3::prelude::*;
+
+mod accounting;
+mod auditing;
+mod errors;
+mod fixtures;
+
+/// The extension module.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    accounting::register(m)?;
+    auditing::register(m)?;
+    fixtures::register(m)?;
+    Ok(())
+}

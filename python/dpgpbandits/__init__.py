@@ -1,0 +1,22 @@
+"""Differentially private Gaussian-process bandits: the reference implementation's ground truth
+from Python.
+
+The numbers come from the Rust workspace this package is built from (the same code as
+``cargo xtask accountant``, ``cargo xtask audit`` and ``cargo xtask compare``):
+
+- :mod:`dpgpbandits.accounting`: epsilon of the Poisson-subsampled Gaussian under each
+  accountant, the noise multiplier for a target epsilon, composable privacy-loss distributions;
+- :mod:`dpgpbandits.audit`: audit a mechanism from its outputs (numpy arrays) or a Python
+  callable, against a claim;
+- :mod:`dpgpbandits.fixtures`: list, load and compare the golden fixtures.
+
+Errors: bad input raises :class:`ValueError` with the Rust message; an epsilon that does not
+exist raises :class:`UnboundedPrivacyLoss` (a :class:`ValueError`); a privacy violation
+certified by the auditor raises :class:`PrivacyViolation` when asked to
+(:meth:`dpgpbandits.audit.AuditResult.raise_if_violated`).
+"""
+
+from ._native import PrivacyViolation, UnboundedPrivacyLoss
+from . import accounting, audit, fixtures
+
+__all__ = ["PrivacyViolation", "UnboundedPrivacyLoss", "accounting", "audit", "fixtures"]
