@@ -65,9 +65,10 @@ class NativeAudit:
     def json(self) -> str: ...
     def write_plot(self, path: str | os.PathLike[str], title: str) -> None: ...
 
-def audit_scalar(
-    x: npt.NDArray[np.float64],
-    x_prime: npt.NDArray[np.float64],
+def audit(
+    kind: str,
+    x: npt.NDArray[np.float64] | Sequence[str],
+    x_prime: npt.NDArray[np.float64] | Sequence[str],
     eps: float | None,
     delta: float | None,
     mu: float | None,
@@ -78,35 +79,9 @@ def audit_scalar(
     train_fraction: float,
     target_tightness: float,
     seed: int,
-) -> NativeAudit: ...
-def audit_vector(
-    x: npt.NDArray[np.float64],
-    x_prime: npt.NDArray[np.float64],
-    eps: float | None,
-    delta: float | None,
-    mu: float | None,
-    rho: float | None,
-    gaussian_noise: bool,
-    statistic: str | None,
-    alpha: float,
-    train_fraction: float,
-    target_tightness: float,
-    seed: int,
-) -> NativeAudit: ...
-def audit_discrete(
-    x: Sequence[str],
-    x_prime: Sequence[str],
-    eps: float | None,
-    delta: float | None,
-    mu: float | None,
-    rho: float | None,
-    gaussian_noise: bool,
-    statistic: str | None,
-    alpha: float,
-    train_fraction: float,
-    target_tightness: float,
-    seed: int,
-) -> NativeAudit: ...
+) -> NativeAudit:
+    """Audit ``x`` against ``x_prime`` (``kind``: scalar, vector or discrete) under a claim."""
+
 def default_fixtures_root() -> str: ...
 def fixtures_json(root: str | os.PathLike[str]) -> str: ...
 def compare_json(root: str | os.PathLike[str], name: str, outputs_json: str) -> str: ...

@@ -146,12 +146,8 @@ def audit(
     kp, ap = _kind(x_prime, kind)
     if kx != kp:
         raise ValueError(f"x holds {kx} outputs and x_prime {kp} outputs")
-    run = {
-        "scalar": _native.audit_scalar,
-        "vector": _native.audit_vector,
-        "discrete": _native.audit_discrete,
-    }[kx]
-    native = run(
+    native = _native.audit(
+        kx,
         ax,
         ap,
         None if eps is None else float(eps),

@@ -29,26 +29,70 @@ impl NativeAudit {
     }
 }
 
-/// The options every audit shares.
+/// The outputs of one input as the auditor's [`Outputs`]: a 1-D float array (`scalar`), a 2-D
+/// float array, one output per row (`vector`), or a sequence of labels (`discrete`).
+fn outputs(kind: &str, x: &Bound<'_, PyAny>) -> PyResult<Outputs> {
+    Ok(match kind {
+        "scalar" => Outputs::Scalar(
+            x.extract::<PyReadonlyArray1<'_, f64>>()?
+                .as_array()
+                .to_vec(),
+        ),
+        "vector" => Outputs::Vector(
+            x.extract::<PyReadonlyArray2<'_, f64>>()?
+                .as_array()
+                .rows()
+                .into_iter()
+                .map(|r| r.to_vec())
+                .collect(),
+        ),
+        "discrete" => Outputs::Discrete(x.extract::<Vec<String>>()?),
+        other => {
+            return Err(errors::value(format!(
+                "output kind {other:?}: one of scalar, vector, discrete"
+            )));
+        }
+    })
+}
+
+/// Audit the outputs `x` and `x_prime` of `kind` against the claim of `eps`, `delta`, `mu`,
+/// `rho` and `gaussian_noise` ([`StatedClaim`]), with the statistic (`None`: the kind's
+/// default), the false-alarm probability `alpha`, the training fraction, the target
+/// tightness and the shuffling seed of `cargo xtask audit`. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (kind, x, x_prime, eps, delta, mu, rho, gaussian_noise, statistic, alpha, train_fraction, target_tightness, seed))]
 #[allow(clippy::too_many_arguments)]
-fn run(
+fn audit(
     py: Python<'_>,
-    x: Outputs,
-    x_prime: Outputs,
-    claim: StatedClaim,
+    kind: &str,
+    x: &Bound<'_, PyAny>,
+    x_prime: &Bound<'_, PyAny>,
+    eps: Option<f64>,
+    delta: Option<f64>,
+    mu: Option<f64>,
+    rho: Option<f64>,
+    gaussian_noise: bool,
     statistic: Option<String>,
     alpha: f64,
     train_fraction: f64,
     target_tightness: f64,
     seed: u64,
 ) -> PyResult<NativeAudit> {
+    let (a, b) = (outputs(kind, x)?, outputs(kind, x_prime)?);
+    let claim = StatedClaim {
+        eps,
+        delta,
+        mu,
+        rho,
+        gaussian_noise,
+    };
     let (stated, _) = claim.claim().map_err(errors::audit)?;
     let config = claim.config(alpha, seed).map_err(errors::audit)?;
     let audit = py
         .detach(|| {
             audit_external(
-                x,
-                x_prime,
+                a,
+                b,
                 &stated,
                 statistic.as_deref(),
                 train_fraction,
@@ -60,133 +104,9 @@ fn run(
     Ok(NativeAudit { audit })
 }
 
-/// The claim of the keyword arguments.
-fn stated(
-    eps: Option<f64>,
-    delta: Option<f64>,
-    mu: Option<f64>,
-    rho: Option<f64>,
-    gaussian_noise: bool,
-) -> StatedClaim {
-    StatedClaim {
-        eps,
-        delta,
-        mu,
-        rho,
-        gaussian_noise,
-    }
-}
-
-/// Audit scalar outputs (1-D float arrays).
-#[pyfunction]
-#[pyo3(signature = (x, x_prime, eps, delta, mu, rho, gaussian_noise, statistic, alpha, train_fraction, target_tightness, seed))]
-#[allow(clippy::too_many_arguments)]
-fn audit_scalar(
-    py: Python<'_>,
-    x: PyReadonlyArray1<'_, f64>,
-    x_prime: PyReadonlyArray1<'_, f64>,
-    eps: Option<f64>,
-    delta: Option<f64>,
-    mu: Option<f64>,
-    rho: Option<f64>,
-    gaussian_noise: bool,
-    statistic: Option<String>,
-    alpha: f64,
-    train_fraction: f64,
-    target_tightness: f64,
-    seed: u64,
-) -> PyResult<NativeAudit> {
-    let a = Outputs::Scalar(x.as_array().to_vec());
-    let b = Outputs::Scalar(x_prime.as_array().to_vec());
-    run(
-        py,
-        a,
-        b,
-        stated(eps, delta, mu, rho, gaussian_noise),
-        statistic,
-        alpha,
-        train_fraction,
-        target_tightness,
-        seed,
-    )
-}
-
-/// Audit vector outputs (2-D float arrays, one output per row).
-#[pyfunction]
-#[pyo3(signature = (x, x_prime, eps, delta, mu, rho, gaussian_noise, statistic, alpha, train_fraction, target_tightness, seed))]
-#[allow(clippy::too_many_arguments)]
-fn audit_vector(
-    py: Python<'_>,
-    x: PyReadonlyArray2<'_, f64>,
-    x_prime: PyReadonlyArray2<'_, f64>,
-    eps: Option<f64>,
-    delta: Option<f64>,
-    mu: Option<f64>,
-    rho: Option<f64>,
-    gaussian_noise: bool,
-    statistic: Option<String>,
-    alpha: f64,
-    train_fraction: f64,
-    target_tightness: f64,
-    seed: u64,
-) -> PyResult<NativeAudit> {
-    let rows = |a: &PyReadonlyArray2<'_, f64>| -> Vec<Vec<f64>> {
-        a.as_array()
-            .rows()
-            .into_iter()
-            .map(|r| r.to_vec())
-            .collect()
-    };
-    run(
-        py,
-        Outputs::Vector(rows(&x)),
-        Outputs::Vector(rows(&x_prime)),
-        stated(eps, delta, mu, rho, gaussian_noise),
-        statistic,
-        alpha,
-        train_fraction,
-        target_tightness,
-        seed,
-    )
-}
-
-/// Audit discrete outputs (sequences of labels).
-#[pyfunction]
-#[pyo3(signature = (x, x_prime, eps, delta, mu, rho, gaussian_noise, statistic, alpha, train_fraction, target_tightness, seed))]
-#[allow(clippy::too_many_arguments)]
-fn audit_discrete(
-    py: Python<'_>,
-    x: Vec<String>,
-    x_prime: Vec<String>,
-    eps: Option<f64>,
-    delta: Option<f64>,
-    mu: Option<f64>,
-    rho: Option<f64>,
-    gaussian_noise: bool,
-    statistic: Option<String>,
-    alpha: f64,
-    train_fraction: f64,
-    target_tightness: f64,
-    seed: u64,
-) -> PyResult<NativeAudit> {
-    run(
-        py,
-        Outputs::Discrete(x),
-        Outputs::Discrete(x_prime),
-        stated(eps, delta, mu, rho, gaussian_noise),
-        statistic,
-        alpha,
-        train_fraction,
-        target_tightness,
-        seed,
-    )
-}
-
 /// Adds the auditor to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(audit_scalar, m)?)?;
-    m.add_function(wrap_pyfunction!(audit_vector, m)?)?;
-    m.add_function(wrap_pyfunction!(audit_discrete, m)?)?;
+    m.add_function(wrap_pyfunction!(audit, m)?)?;
     m.add_class::<NativeAudit>()?;
     Ok(())
 }

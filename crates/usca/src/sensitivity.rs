@@ -337,30 +337,24 @@ pub fn sensitivity<R: Rng + ?Sized>(
 ) -> Result<SensitivityBound, UscaError> {
     let b = validation::positive("reward bound B", b)?;
     let proven = proven_sup_sigma2(variance)?;
-    let sup_sigma2 = match rule {
-        SensitivityRule::Proven => proven,
+    // The certificate's grid (cells per dimension, refinement budget), if the rule has one.
+    let grid = match rule {
         SensitivityRule::Certified {
             points_per_dim,
             refinement_contexts,
-        } => certified(
-            variance,
-            problem,
-            joint,
-            (points_per_dim, refinement_contexts),
-            proven,
-        )?,
+        } => Some((points_per_dim, refinement_contexts)),
         SensitivityRule::QueryContext {
             points_per_dim,
             refinement_contexts,
-        } => match points_per_dim {
+        } => points_per_dim.map(|n| (n, refinement_contexts)),
+        _ => None,
+    };
+    let sup_sigma2 = match rule {
+        SensitivityRule::Proven
+        | SensitivityRule::QueryContext { .. }
+        | SensitivityRule::Certified { .. } => match grid {
             None => proven,
-            Some(points_per_dim) => certified(
-                variance,
-                problem,
-                joint,
-                (points_per_dim, refinement_contexts),
-                proven,
-            )?,
+            Some(grid) => certified(variance, problem, joint, grid, proven)?,
         },
         SensitivityRule::PaperEstimate { samples } => {
             let w = crate::approximating_set::sample_approximating_set(problem, samples, rng)?;
