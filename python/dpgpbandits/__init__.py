@@ -8,7 +8,9 @@ The numbers come from the Rust workspace this package is built from (the same co
   accountant, the noise multiplier for a target epsilon, composable privacy-loss distributions;
 - :mod:`dpgpbandits.audit`: audit a mechanism from its outputs (numpy arrays) or a Python
   callable, against a claim;
-- :mod:`dpgpbandits.fixtures`: list, load and compare the golden fixtures.
+- :mod:`dpgpbandits.fixtures`: list, load and compare the golden fixtures;
+- :mod:`dpgpbandits.ldp_bo`: Zhou & Tan's curator and private learners on your own objective
+  (select/observe; the learner observes curator-released rewards only).
 
 Errors: bad input raises :class:`ValueError` with the Rust message; an epsilon that does not
 exist raises :class:`UnboundedPrivacyLoss` (a :class:`ValueError`); a privacy violation
@@ -17,6 +19,13 @@ certified by the auditor raises :class:`PrivacyViolation` when asked to
 """
 
 from ._native import PrivacyViolation, UnboundedPrivacyLoss
-from . import accounting, audit, fixtures
+from . import accounting, audit, fixtures, ldp_bo
 
-__all__ = ["PrivacyViolation", "UnboundedPrivacyLoss", "accounting", "audit", "fixtures"]
+__all__ = [
+    "PrivacyViolation",
+    "UnboundedPrivacyLoss",
+    "accounting",
+    "audit",
+    "fixtures",
+    "ldp_bo",
+]

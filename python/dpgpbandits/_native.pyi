@@ -85,3 +85,51 @@ def audit(
 def default_fixtures_root() -> str: ...
 def fixtures_json(root: str | os.PathLike[str]) -> str: ...
 def compare_json(root: str | os.PathLike[str], name: str, outputs_json: str) -> str: ...
+
+class PrivateReward:
+    """A reward released by a CtlCurator (not constructible from Python)."""
+
+    @property
+    def value(self) -> float: ...
+
+class CtlCurator:
+    """Zhou & Tan's Curator 1."""
+
+    def __init__(self, epsilon: float, b: float, r: float, seed: int, trial: int = 0) -> None: ...
+    def privatize(self, reward: float) -> PrivateReward: ...
+    @property
+    def laplace_scale(self) -> float: ...
+    def claim_json(self) -> str: ...
+
+class LdpLearner:
+    """A private learner of Zhou & Tan (tgp, ata, moma)."""
+
+    def __init__(
+        self,
+        algorithm: str,
+        arms: npt.NDArray[np.float64],
+        kernel: str,
+        lengthscale: float,
+        curator: CtlCurator,
+        horizon: int,
+        preset: str,
+        seed: int,
+        trial: int = 0,
+    ) -> None: ...
+    def select(self) -> int: ...
+    def observe(self, reward: PrivateReward) -> None: ...
+
+def rust_trial(
+    algorithm: str,
+    arms: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    noise_sd: float,
+    kernel: str,
+    lengthscale: float,
+    epsilon: float,
+    b: float,
+    r: float,
+    horizon: int,
+    preset: str,
+    seed: int,
+) -> tuple[list[int], list[float]]: ...

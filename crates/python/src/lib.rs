@@ -1,6 +1,7 @@
 //! The native part of the Python package `dpgpbandits` (`dpgpbandits._native`): thin wrappers of
 //! the workspace's accountants ([`privacy::accountant`]), external auditor
-//! ([`verification::audit::external`]) and fixtures ([`verification::fixtures`]). The Python
+//! ([`verification::audit::external`]), fixtures ([`verification::fixtures`]) and the learners
+//! of Zhou & Tan ([`ldp_bo`], select/observe with the curator as the trust boundary). The Python
 //! layer (`python/dpgpbandits/`) gives them their documented, typed interface; everything here
 //! is the same code the `cargo xtask` commands run, so the two give the same numbers.
 //!
@@ -12,6 +13,7 @@ mod accounting;
 mod auditing;
 mod errors;
 mod fixtures;
+mod ldp_bo;
 
 /// The extension module.
 #[pymodule]
@@ -21,5 +23,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     accounting::register(m)?;
     auditing::register(m)?;
     fixtures::register(m)?;
+    ldp_bo::register(m)?;
     Ok(())
 }

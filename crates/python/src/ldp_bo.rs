@@ -1,0 +1,274 @@
+//! Zhou & Tan 2021 (`ldp_bo`) from Python: the curator `CtlCurator` (Curator 1, the only maker
+//! of a `PrivateReward`) and the private learners LDP-TGP-UCB, LDP-ATA-GP-UCB and
+//! LDP-MoMA-GP-UCB over a fixed finite arm set, with the select/observe protocol. The trust
+//! boundary stays a boundary: a learner's `observe` takes a `PrivateReward`, which Python
+//! cannot construct (no constructor is exported); only `CtlCurator.privatize` returns one.
+//!
+//! Seeding: a curator and a learner made with `seed` and `trial` draw from the streams of
+//! `bandit::seed::trial_rng(seed, trial, Role::Curator / Role::Agent)`, the streams of the Rust
+//! runner, so a loop in Python fed the same rewards takes the Rust run's actions.
+
+use std::sync::Arc;
+
+use bandit::agent::Agent;
+use bandit::seed::{Role, trial_rng};
+use kernel::{Kernel, Matern, MaternNu, SquaredExponential};
+use ldp_bo::{
+    AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, Preset, PrivateReward,
+    TgpParams, TgpUcb,
+};
+use ndarray::Array2;
+use numpy::PyReadonlyArray2;
+use pyo3::prelude::*;
+use rand_chacha::ChaCha20Rng;
+
+use crate::errors;
+
+fn ldp(e: LdpBoError) -> PyErr {
+    errors::value(e)
+}
+
+/// Curator 1 of Zhou & Tan (CTL(eps)): releases `clip(y, -(B + R), B + R) + Laplace`, so the
+/// released value is `epsilon`-LDP.
+#[pyclass(module = "dpgpbandits._native", name = "CtlCurator")]
+struct PyCtlCurator {
+    inner: CtlCurator,
+    rng: ChaCha20Rng,
+}
+
+#[pymethods]
+impl PyCtlCurator {
+    /// `epsilon`-LDP curator with the bounds `b` (on `|f|`) and `r` (the noise's range, as the
+    /// paper's `R`), seeded with the Rust runner's curator stream of `(seed, trial)`.
+    #[new]
+    #[pyo3(signature = (epsilon, b, r, seed, trial = 0))]
+    fn new(epsilon: f64, b: f64, r: f64, seed: u64, trial: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: CtlCurator::new(epsilon, b, r).map_err(ldp)?,
+            rng: trial_rng(seed, trial, Role::Curator),
+        })
+    }
+
+    /// Release `reward` privately: the only way to make a `PrivateReward`.
+    fn privatize(&mut self, reward: f64) -> PyResult<PyPrivateReward> {
+        Ok(PyPrivateReward {
+            inner: self.inner.privatize(reward, &mut self.rng).map_err(ldp)?,
+        })
+    }
+
+    /// The Laplace scale the curator uses.
+    #[getter]
+    fn laplace_scale(&self) -> f64 {
+        self.inner.laplace_scale()
+    }
+
+    /// The privacy claim, as JSON.
+    fn claim_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner.claim()).map_err(errors::value)
+    }
+}
+
+/// A reward released by a `CtlCurator`: what a private learner may observe. Not constructible
+/// from Python.
+#[pyclass(frozen, module = "dpgpbandits._native", name = "PrivateReward")]
+struct PyPrivateReward {
+    inner: PrivateReward,
+}
+
+#[pymethods]
+impl PyPrivateReward {
+    /// The released (private) value.
+    #[getter]
+    fn value(&self) -> f64 {
+        self.inner.value()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("PrivateReward({})", self.inner.value())
+    }
+}
+
+type K = Arc<dyn Kernel>;
+
+enum Learner {
+    Tgp(TgpUcb<K, PrivateReward>),
+    Ata(AtaGpUcb<K, PrivateReward>),
+    Moma(MomaGpUcb<K, PrivateReward>),
+}
+
+/// A private learner of Zhou & Tan over a fixed finite arm set (one row per arm).
+#[pyclass(module = "dpgpbandits._native", name = "LdpLearner")]
+struct PyLdpLearner {
+    inner: Learner,
+    arms: Array2<f64>,
+    rng: ChaCha20Rng,
+}
+
+/// The kernel named `kernel` (`se`, `matern12`, `matern32`, `matern52`) with lengthscale `l`.
+fn kernel_named(kernel: &str, l: f64) -> PyResult<K> {
+    let k: K = match kernel {
+        "se" => Arc::new(SquaredExponential::isotropic(l).map_err(errors::value)?),
+        "matern12" => Arc::new(Matern::isotropic(MaternNu::Half, l).map_err(errors::value)?),
+        "matern32" => Arc::new(Matern::isotropic(MaternNu::ThreeHalves, l).map_err(errors::value)?),
+        "matern52" => Arc::new(Matern::isotropic(MaternNu::FiveHalves, l).map_err(errors::value)?),
+        other => {
+            return Err(errors::value(format!(
+                "kernel {other:?}: one of se, matern12, matern32, matern52"
+            )));
+        }
+    };
+    Ok(k)
+}
+
+#[pymethods]
+impl PyLdpLearner {
+    /// `algorithm` (`tgp`, `ata`, `moma`) on `arms` with the kernel `kernel` of lengthscale
+    /// `lengthscale`, calibrated to `curator`'s Laplace scale, under `preset` (`theory` or
+    /// `practical`), for `horizon` rounds (ATA and MoMA schedule by it); seeded with the Rust
+    /// runner's agent stream of `(seed, trial)`.
+    #[new]
+    #[pyo3(signature = (algorithm, arms, kernel, lengthscale, curator, horizon, preset, seed, trial = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        algorithm: &str,
+        arms: PyReadonlyArray2<'_, f64>,
+        kernel: &str,
+        lengthscale: f64,
+        curator: &PyCtlCurator,
+        horizon: u64,
+        preset: &str,
+        seed: u64,
+        trial: usize,
+    ) -> PyResult<Self> {
+        let arms = arms.as_array().to_owned();
+        let k = kernel_named(kernel, lengthscale)?;
+        let preset = Preset::named(preset).map_err(ldp)?;
+        let c = &curator.inner;
+        let inner = match algorithm {
+            "tgp" => Learner::Tgp(
+                TgpUcb::private(k, arms.view(), c, TgpParams::of(preset)).map_err(ldp)?,
+            ),
+            "ata" => Learner::Ata(
+                AtaGpUcb::private(k, arms.view(), c, horizon, AtaParams::of(preset))
+                    .map_err(ldp)?,
+            ),
+            "moma" => Learner::Moma(
+                MomaGpUcb::private(k, arms.view(), c, horizon, MomaParams::of(preset))
+                    .map_err(ldp)?,
+            ),
+            other => {
+                return Err(errors::value(format!(
+                    "algorithm {other:?}: one of tgp, ata, moma"
+                )));
+            }
+        };
+        Ok(Self {
+            inner,
+            arms,
+            rng: trial_rng(seed, trial, Role::Agent),
+        })
+    }
+
+    /// The index of the arm to play next.
+    fn select(&mut self, py: Python<'_>) -> PyResult<usize> {
+        let (arms, rng) = (self.arms.view(), &mut self.rng);
+        let inner = &mut self.inner;
+        py.detach(|| match inner {
+            Learner::Tgp(a) => a.select(arms, rng),
+            Learner::Ata(a) => a.select(arms, rng),
+            Learner::Moma(a) => a.select(arms, rng),
+        })
+        .map_err(ldp)
+    }
+
+    /// Observe the private reward of the arm last selected.
+    fn observe(&mut self, reward: &PyPrivateReward) -> PyResult<()> {
+        let m = reward.inner;
+        match &mut self.inner {
+            Learner::Tgp(a) => a.observe(m),
+            Learner::Ata(a) => a.observe(m),
+            Learner::Moma(a) => a.observe(m),
+        }
+        .map_err(ldp)
+    }
+}
+
+/// The Rust runner's transcript of one trial on a fixed arm set with means `means` and Gaussian
+/// noise `noise_sd`: `(actions, raw rewards)`, for the test that a Python loop fed the same
+/// rewards takes the same actions.
+#[pyfunction]
+#[pyo3(signature = (algorithm, arms, means, noise_sd, kernel, lengthscale, epsilon, b, r, horizon, preset, seed))]
+#[allow(clippy::too_many_arguments)]
+fn rust_trial(
+    py: Python<'_>,
+    algorithm: &str,
+    arms: PyReadonlyArray2<'_, f64>,
+    means: numpy::PyReadonlyArray1<'_, f64>,
+    noise_sd: f64,
+    kernel: &str,
+    lengthscale: f64,
+    epsilon: f64,
+    b: f64,
+    r: f64,
+    horizon: usize,
+    preset: &str,
+    seed: u64,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let curator = PyCtlCurator::new(epsilon, b, r, seed, 0)?;
+    let mut learner = PyLdpLearner::new(
+        algorithm,
+        arms.clone(),
+        kernel,
+        lengthscale,
+        &curator,
+        horizon as u64,
+        preset,
+        seed,
+        0,
+    )?;
+    let mut env = bandit::env::FixedSetEnvironment::new(
+        arms.as_array().to_owned(),
+        means.as_array().to_owned(),
+        bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
+    )
+    .map_err(errors::value)?;
+    let mut curator = curator.inner;
+    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
+    let mut transcript = bandit::runner::Transcript::new();
+    py.detach(|| -> Result<(), String> {
+        macro_rules! run {
+            ($a:expr) => {
+                bandit::runner::run_trial(
+                    0,
+                    &mut env,
+                    $a,
+                    &mut curator,
+                    horizon,
+                    &mut rngs,
+                    &mut transcript,
+                )
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+            };
+        }
+        match &mut learner.inner {
+            Learner::Tgp(a) => run!(a),
+            Learner::Ata(a) => run!(a),
+            Learner::Moma(a) => run!(a),
+        }
+    })
+    .map_err(errors::value)?;
+    Ok((
+        transcript.actions(),
+        transcript.rounds.iter().map(|r| r.reward).collect(),
+    ))
+}
+
+/// Adds Zhou & Tan's curator and learners to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCtlCurator>()?;
+    m.add_class::<PyPrivateReward>()?;
+    m.add_class::<PyLdpLearner>()?;
+    m.add_function(wrap_pyfunction!(rust_trial, m)?)?;
+    Ok(())
+}
