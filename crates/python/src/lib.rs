@@ -1,7 +1,7 @@
 //! The native part of the Python package `dpgpbandits` (`dpgpbandits._native`): thin wrappers of
 //! the workspace's accountants ([`privacy::accountant`]), external auditor
 //! ([`verification::audit::external`]), fixtures ([`verification::fixtures`]) and the learners
-//! of Zhou & Tan ([`ldp_bo`], select/observe with the curator as the trust boundary). The Python
+//! of Zhou & Tan ([`::ldp_bo`], select/observe with the curator as the trust boundary). The Python
 //! layer (`python/dpgpbandits/`) gives them their documented, typed interface; everything here
 //! is the same code the `cargo xtask` commands run, so the two give the same numbers.
 //!
