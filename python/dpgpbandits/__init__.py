@@ -10,7 +10,9 @@ The numbers come from the Rust workspace this package is built from (the same co
   callable, against a claim;
 - :mod:`dpgpbandits.fixtures`: list, load and compare the golden fixtures;
 - :mod:`dpgpbandits.ldp_bo`: Zhou & Tan's curator and private learners on your own objective
-  (select/observe; the learner observes curator-released rewards only).
+  (select/observe; the learner observes curator-released rewards only);
+- :mod:`dpgpbandits.jdp_qff`: Dubey's privatizer and server (joint DP; the server observes
+  released statistics only).
 
 Errors: bad input raises :class:`ValueError` with the Rust message; an epsilon that does not
 exist raises :class:`UnboundedPrivacyLoss` (a :class:`ValueError`); a privacy violation
@@ -19,7 +21,7 @@ certified by the auditor raises :class:`PrivacyViolation` when asked to
 """
 
 from ._native import PrivacyViolation, UnboundedPrivacyLoss
-from . import accounting, audit, fixtures, ldp_bo
+from . import accounting, audit, fixtures, jdp_qff, ldp_bo
 
 __all__ = [
     "PrivacyViolation",
@@ -27,5 +29,6 @@ __all__ = [
     "accounting",
     "audit",
     "fixtures",
+    "jdp_qff",
     "ldp_bo",
 ]

@@ -133,3 +133,48 @@ def rust_trial(
     preset: str,
     seed: int,
 ) -> tuple[list[int], list[float]]: ...
+
+class PrivatizedStatistics:
+    """Noisy statistics released by a JdpPrivatizer (not constructible from Python)."""
+
+    @property
+    def observations(self) -> int: ...
+
+class JdpPrivatizer:
+    """Dubey's trusted privatizer."""
+
+    def privatize(self, point: npt.NDArray[np.float64], reward: float) -> PrivatizedStatistics: ...
+    @property
+    def time(self) -> int: ...
+
+class JdpServer:
+    """Dubey's server (approximate GP-UCB on the released statistics)."""
+
+    def select(self, decision_set: npt.NDArray[np.float64]) -> int: ...
+    def observe(self, statistics: PrivatizedStatistics) -> None: ...
+
+def jdp_pair(
+    d: int,
+    lengthscale: float,
+    horizon: int,
+    profile: str,
+    alpha: float,
+    beta: float,
+    reward_bound: float,
+    mbar: int | None,
+    seed: int,
+    trial: int,
+) -> tuple[JdpServer, JdpPrivatizer]: ...
+def jdp_rust_trial(
+    arms: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    noise_sd: float,
+    lengthscale: float,
+    horizon: int,
+    profile: str,
+    alpha: float,
+    beta: float,
+    reward_bound: float,
+    mbar: int | None,
+    seed: int,
+) -> tuple[list[int], list[float]]: ...

@@ -1,7 +1,8 @@
 //! The native part of the Python package `dpgpbandits` (`dpgpbandits._native`): thin wrappers of
 //! the workspace's accountants ([`privacy::accountant`]), external auditor
 //! ([`verification::audit::external`]), fixtures ([`verification::fixtures`]) and the learners
-//! of Zhou & Tan ([`::ldp_bo`], select/observe with the curator as the trust boundary). The Python
+//! of Zhou & Tan ([`::ldp_bo`]) and Dubey ([`::jdp_qff`]), select/observe with the curator
+//! as the trust boundary. The Python
 //! layer (`python/dpgpbandits/`) gives them their documented, typed interface; everything here
 //! is the same code the `cargo xtask` commands run, so the two give the same numbers.
 //!
@@ -13,6 +14,7 @@ mod accounting;
 mod auditing;
 mod errors;
 mod fixtures;
+mod jdp_qff;
 mod ldp_bo;
 
 /// The extension module.
@@ -24,5 +26,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     auditing::register(m)?;
     fixtures::register(m)?;
     ldp_bo::register(m)?;
+    jdp_qff::register(m)?;
     Ok(())
 }
