@@ -12,7 +12,9 @@ The numbers come from the Rust workspace this package is built from (the same co
 - :mod:`dpgpbandits.ldp_bo`: Zhou & Tan's curator and private learners on your own objective
   (select/observe; the learner observes curator-released rewards only);
 - :mod:`dpgpbandits.jdp_qff`: Dubey's privatizer and server (joint DP; the server observes
-  released statistics only).
+  released statistics only);
+- :mod:`dpgpbandits.usca`: USCA's learning stage on your reward function and its
+  ``epsilon``-DP prediction stage.
 
 Errors: bad input raises :class:`ValueError` with the Rust message; an epsilon that does not
 exist raises :class:`UnboundedPrivacyLoss` (a :class:`ValueError`); a privacy violation
@@ -21,7 +23,7 @@ certified by the auditor raises :class:`PrivacyViolation` when asked to
 """
 
 from ._native import PrivacyViolation, UnboundedPrivacyLoss
-from . import accounting, audit, fixtures, jdp_qff, ldp_bo
+from . import accounting, audit, fixtures, jdp_qff, ldp_bo, usca
 
 __all__ = [
     "PrivacyViolation",
@@ -31,4 +33,5 @@ __all__ = [
     "fixtures",
     "jdp_qff",
     "ldp_bo",
+    "usca",
 ]

@@ -178,3 +178,27 @@ def jdp_rust_trial(
     mbar: int | None,
     seed: int,
 ) -> tuple[list[int], list[float]]: ...
+
+class Usca:
+    """USCA after its learning stage."""
+
+    def predict(self, context: npt.NDArray[np.float64], epsilon: float) -> int: ...
+    def sensitivity(self, context: npt.NDArray[np.float64]) -> float: ...
+    def summary_json(self) -> str: ...
+
+def usca_learn(
+    reward: object | None,
+    actions: npt.NDArray[np.float64],
+    lower: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+    horizon: int,
+    noise_sd: float,
+    family: str,
+    action_lengthscale: float,
+    context_lengthscale: float,
+    profile: str,
+    tau: float,
+    reward_bound: float,
+    z_cap: int,
+    seed: int,
+) -> Usca: ...

@@ -16,6 +16,7 @@ mod errors;
 mod fixtures;
 mod jdp_qff;
 mod ldp_bo;
+mod usca;
 
 /// The extension module.
 #[pymodule]
@@ -27,5 +28,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fixtures::register(m)?;
     ldp_bo::register(m)?;
     jdp_qff::register(m)?;
+    usca::register(m)?;
     Ok(())
 }
