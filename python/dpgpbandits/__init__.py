@@ -14,7 +14,9 @@ The numbers come from the Rust workspace this package is built from (the same co
 - :mod:`dpgpbandits.jdp_qff`: Dubey's privatizer and server (joint DP; the server observes
   released statistics only);
 - :mod:`dpgpbandits.usca`: USCA's learning stage on your reward function and its
-  ``epsilon``-DP prediction stage.
+  ``epsilon``-DP prediction stage;
+- :mod:`dpgpbandits.dp_fts_de`: DP-FTS-DE's agents and server (agents send sampled vectors, the
+  server releases private broadcasts).
 
 Errors: bad input raises :class:`ValueError` with the Rust message; an epsilon that does not
 exist raises :class:`UnboundedPrivacyLoss` (a :class:`ValueError`); a privacy violation
@@ -23,13 +25,14 @@ certified by the auditor raises :class:`PrivacyViolation` when asked to
 """
 
 from ._native import PrivacyViolation, UnboundedPrivacyLoss
-from . import accounting, audit, fixtures, jdp_qff, ldp_bo, usca
+from . import accounting, audit, dp_fts_de, fixtures, jdp_qff, ldp_bo, usca
 
 __all__ = [
     "PrivacyViolation",
     "UnboundedPrivacyLoss",
     "accounting",
     "audit",
+    "dp_fts_de",
     "fixtures",
     "jdp_qff",
     "ldp_bo",

@@ -202,3 +202,93 @@ def usca_learn(
     z_cap: int,
     seed: int,
 ) -> Usca: ...
+
+class AgentVector:
+    """An agent's sampled vector (not constructible from Python)."""
+
+class Broadcast:
+    """The server's release of one round (not constructible from Python)."""
+
+class FtsAgent:
+    """One DP-FTS-DE agent."""
+
+    def initial_points(self) -> list[int]: ...
+    def select(self, t: int, broadcast: Broadcast | None) -> tuple[int, str]: ...
+    def observe(self, x: int, y: float) -> None: ...
+    def sample_vector(self) -> AgentVector: ...
+    @property
+    def region(self) -> int: ...
+
+class FtsServer:
+    """The DP-FTS-DE central server."""
+
+    def aggregate(self, t: int, vectors: list[AgentVector]) -> Broadcast: ...
+    def privacy_loss_json(self) -> str | None: ...
+    @property
+    def releases(self) -> int: ...
+
+def fts_federation(
+    points: npt.NDArray[np.float64],
+    lower: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+    n_agents: int,
+    preset: str,
+    iterations: int,
+    privacy: tuple[float, float, float] | None,
+    non_private: bool,
+    seed: int,
+    run: int,
+) -> tuple[list[FtsAgent], FtsServer]: ...
+def fts_rust_federation(
+    points: npt.NDArray[np.float64],
+    lower: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+    objectives: npt.NDArray[np.float64],
+    noise_sd: float,
+    preset: str,
+    iterations: int,
+    privacy: tuple[float, float, float] | None,
+    non_private: bool,
+    seed: int,
+    run: int,
+) -> tuple[list[list[int]], list[list[float]]]: ...
+
+class ClientMessage:
+    """A local-model client's perturbed message (not constructible from Python)."""
+
+class JdpLocalClient:
+    """A client of Dubey's local-model algorithm."""
+
+    def perturb(self, point: npt.NDArray[np.float64], reward: float) -> ClientMessage: ...
+
+class JdpLocalServer:
+    """The server of Dubey's local-model algorithm."""
+
+    def select(self, decision_set: npt.NDArray[np.float64]) -> int: ...
+    def observe(self, message: ClientMessage) -> None: ...
+
+def jdp_local_pair(
+    d: int,
+    lengthscale: float,
+    horizon: int,
+    profile: str,
+    alpha: float,
+    beta: float,
+    reward_bound: float,
+    mbar: int | None,
+    seed: int,
+    trial: int,
+) -> tuple[JdpLocalServer, JdpLocalClient]: ...
+def jdp_local_rust_trial(
+    arms: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    noise_sd: float,
+    lengthscale: float,
+    horizon: int,
+    profile: str,
+    alpha: float,
+    beta: float,
+    reward_bound: float,
+    mbar: int | None,
+    seed: int,
+) -> tuple[list[int], list[float]]: ...

@@ -29,6 +29,24 @@ def test_a_python_loop_takes_the_rust_runs_actions(profile):
     assert other != actions
 
 
+@pytest.mark.parametrize("profile", ["provably-private", "tightened"])
+def test_the_local_model_takes_the_rust_runs_actions(profile):
+    horizon, seed = 30, 13
+    actions, rewards = jdp_qff.rust_local_trial(ARMS, MEANS, 0.1, lengthscale=0.2,
+                                                horizon=horizon, profile=profile, seed=seed)
+    server, client = jdp_qff.make_local(1, 0.2, horizon, profile=profile, seed=seed)
+    mine = []
+    for y in rewards:
+        a = server.select(ARMS)
+        mine.append(a)
+        server.observe(client.perturb(ARMS[a], y))
+    assert mine == actions
+    with pytest.raises(TypeError):
+        server.observe(0.5)
+    with pytest.raises(TypeError):
+        jdp_qff.ClientMessage()
+
+
 def test_the_server_observes_only_released_statistics():
     server, privatizer = jdp_qff.make(1, 0.2, 10, seed=1)
     server.select(ARMS)

@@ -2,7 +2,8 @@
 //! Python: the PRIVATIZER (the trusted curator: raw `(x_t, y_t)` in, tree-aggregated noisy
 //! statistics out) and the SERVER (approximate GP-UCB on those statistics), with the
 //! select/observe protocol. The server's `observe` takes a `PrivatizedStatistics`, which only
-//! `Privatizer.privatize` makes (no constructor is exported).
+//! `Privatizer.privatize` makes (no constructor is exported). The local model (Algorithm 3):
+//! each client perturbs its own round (`ClientMessage`, made only by a `LocalClient`).
 //!
 //! Seeding: `seed` and `trial` select the Rust runner's curator and agent streams
 //! (`bandit::seed::trial_rng`), so a loop fed the same rewards takes the Rust run's actions.
@@ -12,8 +13,10 @@ use std::sync::Arc;
 use bandit::agent::Agent;
 use bandit::seed::{Role, trial_rng};
 use jdp_qff::features::{nqff, paper_mbar};
-use jdp_qff::statistics::PrivatizedStatistics;
-use jdp_qff::{ApproximateGpUcb, JdpPrivatizer, JdpQffError, JdpQffParams, Profile};
+use jdp_qff::statistics::{ClientMessage, PrivatizedStatistics};
+use jdp_qff::{
+    ApproximateGpUcb, JdpPrivatizer, JdpQffError, JdpQffParams, LocalClient, LocalJdpGpUcb, Profile,
+};
 use kernel::QuadratureFourierFeatures;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -213,6 +216,160 @@ fn jdp_rust_trial(
     ))
 }
 
+/// A client of Algorithm 3 (the local model): perturbs its own round before it leaves.
+#[pyclass(module = "dpgpbandits._native", name = "JdpLocalClient")]
+struct PyLocalClient {
+    inner: LocalClient<F>,
+    rng: ChaCha20Rng,
+}
+
+/// A perturbed client message of Algorithm 3. Not constructible from Python.
+#[pyclass(frozen, module = "dpgpbandits._native", name = "ClientMessage")]
+struct PyClientMessage {
+    inner: ClientMessage,
+}
+
+#[pymethods]
+impl PyLocalClient {
+    /// The message of the round with `point` and the raw `reward` (clipped inside).
+    fn perturb(
+        &mut self,
+        point: PyReadonlyArray1<'_, f64>,
+        reward: f64,
+    ) -> PyResult<PyClientMessage> {
+        let point = point.as_array().to_owned();
+        Ok(PyClientMessage {
+            inner: self
+                .inner
+                .perturb(point.view(), reward, &mut self.rng)
+                .map_err(jdp)?,
+        })
+    }
+}
+
+/// The server of Algorithm 3 (sums of the clients' perturbed messages).
+#[pyclass(module = "dpgpbandits._native", name = "JdpLocalServer")]
+struct PyLocalServer {
+    inner: LocalJdpGpUcb<F>,
+    rng: ChaCha20Rng,
+}
+
+#[pymethods]
+impl PyLocalServer {
+    /// The index of the row of `decision_set` to play.
+    fn select(
+        &mut self,
+        py: Python<'_>,
+        decision_set: PyReadonlyArray2<'_, f64>,
+    ) -> PyResult<usize> {
+        let d = decision_set.as_array().to_owned();
+        let (inner, rng) = (&mut self.inner, &mut self.rng);
+        py.detach(|| inner.select(d.view(), rng)).map_err(jdp)
+    }
+
+    /// Add a client's message.
+    fn observe(&mut self, message: &PyClientMessage) -> PyResult<()> {
+        self.inner.observe(message.inner.clone()).map_err(jdp)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn local_pair(
+    d: usize,
+    lengthscale: f64,
+    mbar: Option<usize>,
+    horizon: u64,
+    params: &JdpQffParams,
+    seed: u64,
+    trial: usize,
+) -> PyResult<(PyLocalServer, PyLocalClient)> {
+    let mbar = match mbar {
+        Some(m) => m,
+        None => paper_mbar(horizon).map_err(jdp)?,
+    };
+    let features = Arc::new(nqff(d, lengthscale, mbar).map_err(jdp)?);
+    let (server, client) = jdp_qff::local(features, horizon, params).map_err(jdp)?;
+    Ok((
+        PyLocalServer {
+            inner: server,
+            rng: trial_rng(seed, trial, Role::Agent),
+        },
+        PyLocalClient {
+            inner: client,
+            rng: trial_rng(seed, trial, Role::Curator),
+        },
+    ))
+}
+
+/// The server and the (one, shared-stream) client of the local-model algorithm (Algorithm 3),
+/// with the arguments of [`jdp_pair`].
+#[pyfunction]
+#[pyo3(signature = (d, lengthscale, horizon, profile, alpha, beta, reward_bound, mbar, seed, trial))]
+#[allow(clippy::too_many_arguments)]
+fn jdp_local_pair(
+    d: usize,
+    lengthscale: f64,
+    horizon: u64,
+    profile: &str,
+    alpha: f64,
+    beta: f64,
+    reward_bound: f64,
+    mbar: Option<usize>,
+    seed: u64,
+    trial: usize,
+) -> PyResult<(PyLocalServer, PyLocalClient)> {
+    let p = params(profile, alpha, beta, reward_bound)?;
+    local_pair(d, lengthscale, mbar, horizon, &p, seed, trial)
+}
+
+/// The Rust runner's transcript of one trial of the local-model algorithm.
+#[pyfunction]
+#[pyo3(signature = (arms, means, noise_sd, lengthscale, horizon, profile, alpha, beta, reward_bound, mbar, seed))]
+#[allow(clippy::too_many_arguments)]
+fn jdp_local_rust_trial(
+    py: Python<'_>,
+    arms: PyReadonlyArray2<'_, f64>,
+    means: PyReadonlyArray1<'_, f64>,
+    noise_sd: f64,
+    lengthscale: f64,
+    horizon: usize,
+    profile: &str,
+    alpha: f64,
+    beta: f64,
+    reward_bound: f64,
+    mbar: Option<usize>,
+    seed: u64,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let p = params(profile, alpha, beta, reward_bound)?;
+    let a = arms.as_array().to_owned();
+    let (mut server, mut client) =
+        local_pair(a.ncols(), lengthscale, mbar, horizon as u64, &p, seed, 0)?;
+    let mut env = bandit::env::FixedSetEnvironment::new(
+        a,
+        means.as_array().to_owned(),
+        bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
+    )
+    .map_err(errors::value)?;
+    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
+    let mut transcript = bandit::runner::Transcript::new();
+    py.detach(|| {
+        bandit::runner::run_trial(
+            0,
+            &mut env,
+            &mut server.inner,
+            &mut client.inner,
+            horizon,
+            &mut rngs,
+            &mut transcript,
+        )
+    })
+    .map_err(errors::value)?;
+    Ok((
+        transcript.actions(),
+        transcript.rounds.iter().map(|r| r.reward).collect(),
+    ))
+}
+
 /// Adds Dubey's server and privatizer to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPrivatizer>()?;
@@ -220,5 +377,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyServer>()?;
     m.add_function(wrap_pyfunction!(jdp_pair, m)?)?;
     m.add_function(wrap_pyfunction!(jdp_rust_trial, m)?)?;
+    m.add_class::<PyLocalClient>()?;
+    m.add_class::<PyClientMessage>()?;
+    m.add_class::<PyLocalServer>()?;
+    m.add_function(wrap_pyfunction!(jdp_local_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(jdp_local_rust_trial, m)?)?;
     Ok(())
 }

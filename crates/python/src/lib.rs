@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 
 mod accounting;
 mod auditing;
+mod dp_fts_de;
 mod errors;
 mod fixtures;
 mod jdp_qff;
@@ -29,5 +30,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ldp_bo::register(m)?;
     jdp_qff::register(m)?;
     usca::register(m)?;
+    dp_fts_de::register(m)?;
     Ok(())
 }
