@@ -292,3 +292,39 @@ def jdp_local_rust_trial(
     mbar: int | None,
     seed: int,
 ) -> tuple[list[int], list[float]]: ...
+
+class HeavyTailedLearner:
+    """A non-private heavy-tailed learner of Zhou & Tan (tgp, ata, moma)."""
+
+    def __init__(
+        self,
+        algorithm: str,
+        arms: npt.NDArray[np.float64],
+        kernel: str,
+        lengthscale: float,
+        b: float,
+        alpha: float,
+        moment: float,
+        horizon: int,
+        preset: str,
+        seed: int,
+        trial: int = 0,
+    ) -> None: ...
+    def select(self) -> int: ...
+    def observe(self, reward: float) -> None: ...
+
+def heavy_tailed_rust_trial(
+    algorithm: str,
+    arms: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    nu: float,
+    scale: float,
+    kernel: str,
+    lengthscale: float,
+    b: float,
+    alpha: float,
+    moment: float,
+    horizon: int,
+    preset: str,
+    seed: int,
+) -> tuple[list[int], list[float]]: ...

@@ -8,6 +8,9 @@ curator and the private learners, with the select/observe protocol.
   (``"moma"``) over a fixed finite arm set, calibrated to the curator's Laplace scale, under the
   ``"theory"`` or ``"practical"`` preset (docs/ldp-bo.md). ``observe`` accepts a
   :class:`PrivateReward` only: the raw reward never reaches the learner.
+- :class:`HeavyTailedLearner`: the paper's non-private heavy-tailed TGP-UCB, ATA-GP-UCB and
+  MoMA-GP-UCB (raw rewards with a bounded ``(1 + alpha)``-th moment), the other three of its
+  six algorithms.
 
 Seeds: ``seed`` and ``trial`` select the streams the Rust runner (``cargo xtask reproduce
 ldp-bo``) gives the curator and the agent, so a loop fed the same rewards takes the same actions.
@@ -135,4 +138,69 @@ def rust_trial(
     return _native.rust_trial(
         algorithm, a, np.ascontiguousarray(means, dtype=np.float64), float(noise_sd), kernel,
         float(lengthscale), float(epsilon), float(b), float(r), int(horizon), preset, int(seed),
+    )
+
+
+class HeavyTailedLearner:
+    """A non-private heavy-tailed learner of Zhou & Tan: TGP-UCB (``"tgp"``), ATA-GP-UCB
+    (``"ata"``, ``alpha = 1`` only) or MoMA-GP-UCB (``"moma"``) for raw rewards with
+    ``||f||_H <= b`` and the ``(1 + alpha)``-th moment bound ``moment`` (``v`` of TGP and ATA on
+    the reward, ``c`` of MoMA on the noise). **Not private**: it observes raw rewards."""
+
+    def __init__(
+        self,
+        algorithm: str,
+        arms: Any,
+        horizon: int,
+        b: float,
+        alpha: float,
+        moment: float,
+        kernel: str = "se",
+        lengthscale: float = 0.2,
+        preset: str = "practical",
+        seed: int = 0,
+        trial: int = 0,
+    ) -> None:
+        a = np.ascontiguousarray(arms, dtype=np.float64)
+        if a.ndim == 1:
+            a = a[:, None]
+        self._native = _native.HeavyTailedLearner(
+            algorithm, a, kernel, float(lengthscale), float(b), float(alpha), float(moment),
+            int(horizon), preset, int(seed), int(trial),
+        )
+
+    def select(self) -> int:
+        """The index of the arm to play next."""
+        return int(self._native.select())
+
+    def observe(self, reward: float) -> None:
+        """Observe the raw reward of the arm last selected."""
+        self._native.observe(float(reward))
+
+
+def heavy_tailed_rust_trial(
+    algorithm: str,
+    arms: Any,
+    means: Any,
+    nu: float,
+    scale: float,
+    *,
+    b: float,
+    alpha: float,
+    moment: float,
+    horizon: int,
+    kernel: str = "se",
+    lengthscale: float = 0.2,
+    preset: str = "practical",
+    seed: int = 0,
+) -> tuple[list[int], list[float]]:
+    """One trial of the Rust runner with a heavy-tailed learner on fixed arms with Student-t
+    noise (``nu`` degrees of freedom, ``scale``): its actions and raw rewards."""
+    a = np.ascontiguousarray(arms, dtype=np.float64)
+    if a.ndim == 1:
+        a = a[:, None]
+    return _native.heavy_tailed_rust_trial(
+        algorithm, a, np.ascontiguousarray(means, dtype=np.float64), float(nu), float(scale),
+        kernel, float(lengthscale), float(b), float(alpha), float(moment), int(horizon), preset,
+        int(seed),
     )

@@ -33,6 +33,23 @@ def test_a_python_loop_takes_the_rust_runs_actions(algorithm, preset):
     assert other != actions
 
 
+@pytest.mark.parametrize("algorithm,alpha", [("tgp", 0.5), ("ata", 1.0), ("moma", 0.5)])
+def test_the_heavy_tailed_learners_take_the_rust_runs_actions(algorithm, alpha):
+    horizon, seed = 60, 17
+    kw = dict(b=1.0, alpha=alpha, moment=3.0, horizon=horizon, preset="practical", seed=seed)
+    actions, rewards = ldp_bo.heavy_tailed_rust_trial(algorithm, ARMS, MEANS, 3.0, 0.1, **kw)
+    learner = ldp_bo.HeavyTailedLearner(algorithm, ARMS, horizon, b=1.0, alpha=alpha, moment=3.0,
+                                        seed=seed)
+    mine = []
+    for y in rewards:
+        mine.append(learner.select())
+        learner.observe(y)
+    assert mine == actions
+    if algorithm == "ata":
+        with pytest.raises(ValueError, match="alpha"):
+            ldp_bo.HeavyTailedLearner("ata", ARMS, horizon, b=1.0, alpha=0.5, moment=3.0)
+
+
 def test_the_learner_observes_only_private_rewards():
     curator = ldp_bo.CtlCurator(1.0, 1.0, 1.0, seed=1)
     learner = ldp_bo.Learner("tgp", ARMS, curator, 10, seed=1)

@@ -1,6 +1,7 @@
 //! Zhou & Tan 2021 (`ldp_bo`) from Python: the curator `CtlCurator` (Curator 1, the only maker
-//! of a `PrivateReward`) and the private learners LDP-TGP-UCB, LDP-ATA-GP-UCB and
-//! LDP-MoMA-GP-UCB over a fixed finite arm set, with the select/observe protocol. The trust
+//! of a `PrivateReward`) and the six learners over a fixed finite arm set with the
+//! select/observe protocol: the private LDP-TGP-UCB, LDP-ATA-GP-UCB and LDP-MoMA-GP-UCB, and
+//! the non-private heavy-tailed TGP-UCB, ATA-GP-UCB and MoMA-GP-UCB (raw rewards). The trust
 //! boundary stays a boundary: a learner's `observe` takes a `PrivateReward`, which Python
 //! cannot construct (no constructor is exported); only `CtlCurator.privatize` returns one.
 //!
@@ -264,11 +265,222 @@ fn rust_trial(
     ))
 }
 
+enum RawLearner {
+    Tgp(TgpUcb<K, f64>),
+    Ata(AtaGpUcb<K, f64>),
+    Moma(MomaGpUcb<K, f64>),
+}
+
+/// A non-private heavy-tailed learner of Zhou & Tan (TGP-UCB, ATA-GP-UCB, MoMA-GP-UCB): it
+/// observes raw rewards (no privacy; the baselines of the paper's Section 5).
+#[pyclass(module = "dpgpbandits._native", name = "HeavyTailedLearner")]
+struct PyHeavyTailed {
+    inner: RawLearner,
+    arms: Array2<f64>,
+    rng: ChaCha20Rng,
+}
+
+impl PyHeavyTailed {
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        algorithm: &str,
+        arms: Array2<f64>,
+        k: K,
+        b: f64,
+        alpha: f64,
+        moment: f64,
+        horizon: u64,
+        preset: Preset,
+        seed: u64,
+        trial: usize,
+    ) -> PyResult<Self> {
+        let inner = match algorithm {
+            "tgp" => RawLearner::Tgp(
+                TgpUcb::heavy_tailed(k, arms.view(), b, alpha, moment, TgpParams::of(preset))
+                    .map_err(ldp)?,
+            ),
+            "ata" => {
+                // Theorem 2 covers alpha = 1 only, and the constructor takes no alpha.
+                if alpha.to_bits() != 1f64.to_bits() {
+                    return Err(errors::value(format!(
+                        "alpha {alpha}: ATA-GP-UCB is defined for alpha = 1 (E[y^2] <= v)"
+                    )));
+                }
+                RawLearner::Ata(
+                    AtaGpUcb::heavy_tailed(
+                        k,
+                        arms.view(),
+                        b,
+                        moment,
+                        horizon,
+                        AtaParams::of(preset),
+                    )
+                    .map_err(ldp)?,
+                )
+            }
+            "moma" => RawLearner::Moma(
+                MomaGpUcb::heavy_tailed(
+                    k,
+                    arms.view(),
+                    b,
+                    alpha,
+                    moment,
+                    horizon,
+                    MomaParams::of(preset),
+                )
+                .map_err(ldp)?,
+            ),
+            other => {
+                return Err(errors::value(format!(
+                    "algorithm {other:?}: one of tgp, ata, moma"
+                )));
+            }
+        };
+        Ok(Self {
+            inner,
+            arms,
+            rng: trial_rng(seed, trial, Role::Agent),
+        })
+    }
+}
+
+#[pymethods]
+impl PyHeavyTailed {
+    /// `algorithm` (`tgp`, `ata`, `moma`) on `arms` for rewards with `||f||_H <= b` and the
+    /// `(1 + alpha)`-th moment bound `moment` (`v` of TGP and ATA, `c` of MoMA's noise), under
+    /// `preset`, seeded with the Rust runner's agent stream.
+    #[new]
+    #[pyo3(signature = (algorithm, arms, kernel, lengthscale, b, alpha, moment, horizon, preset, seed, trial = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        algorithm: &str,
+        arms: PyReadonlyArray2<'_, f64>,
+        kernel: &str,
+        lengthscale: f64,
+        b: f64,
+        alpha: f64,
+        moment: f64,
+        horizon: u64,
+        preset: &str,
+        seed: u64,
+        trial: usize,
+    ) -> PyResult<Self> {
+        Self::build(
+            algorithm,
+            arms.as_array().to_owned(),
+            kernel_named(kernel, lengthscale)?,
+            b,
+            alpha,
+            moment,
+            horizon,
+            Preset::named(preset).map_err(ldp)?,
+            seed,
+            trial,
+        )
+    }
+
+    /// The index of the arm to play next.
+    fn select(&mut self, py: Python<'_>) -> PyResult<usize> {
+        let (arms, rng) = (self.arms.view(), &mut self.rng);
+        let inner = &mut self.inner;
+        py.detach(|| match inner {
+            RawLearner::Tgp(a) => a.select(arms, rng),
+            RawLearner::Ata(a) => a.select(arms, rng),
+            RawLearner::Moma(a) => a.select(arms, rng),
+        })
+        .map_err(ldp)
+    }
+
+    /// Observe the raw reward of the arm last selected.
+    fn observe(&mut self, reward: f64) -> PyResult<()> {
+        match &mut self.inner {
+            RawLearner::Tgp(a) => a.observe(reward),
+            RawLearner::Ata(a) => a.observe(reward),
+            RawLearner::Moma(a) => a.observe(reward),
+        }
+        .map_err(ldp)
+    }
+}
+
+/// The Rust runner's transcript of one trial of a heavy-tailed learner (raw rewards, the
+/// identity curator) on fixed arms with Student-t noise of `nu` degrees of freedom and `scale`.
+#[pyfunction]
+#[pyo3(signature = (algorithm, arms, means, nu, scale, kernel, lengthscale, b, alpha, moment, horizon, preset, seed))]
+#[allow(clippy::too_many_arguments)]
+fn heavy_tailed_rust_trial(
+    py: Python<'_>,
+    algorithm: &str,
+    arms: PyReadonlyArray2<'_, f64>,
+    means: numpy::PyReadonlyArray1<'_, f64>,
+    nu: f64,
+    scale: f64,
+    kernel: &str,
+    lengthscale: f64,
+    b: f64,
+    alpha: f64,
+    moment: f64,
+    horizon: usize,
+    preset: &str,
+    seed: u64,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let a = arms.as_array().to_owned();
+    let mut learner = PyHeavyTailed::build(
+        algorithm,
+        a.clone(),
+        kernel_named(kernel, lengthscale)?,
+        b,
+        alpha,
+        moment,
+        horizon as u64,
+        Preset::named(preset).map_err(ldp)?,
+        seed,
+        0,
+    )?;
+    let mut env = bandit::env::FixedSetEnvironment::new(
+        a,
+        means.as_array().to_owned(),
+        bandit::noise::RewardModel::student_t(nu, scale).map_err(errors::value)?,
+    )
+    .map_err(errors::value)?;
+    let mut curator = bandit::agent::Identity;
+    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
+    let mut transcript = bandit::runner::Transcript::new();
+    py.detach(|| -> Result<(), String> {
+        macro_rules! run {
+            ($a:expr) => {
+                bandit::runner::run_trial(
+                    0,
+                    &mut env,
+                    $a,
+                    &mut curator,
+                    horizon,
+                    &mut rngs,
+                    &mut transcript,
+                )
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+            };
+        }
+        match &mut learner.inner {
+            RawLearner::Tgp(a) => run!(a),
+            RawLearner::Ata(a) => run!(a),
+            RawLearner::Moma(a) => run!(a),
+        }
+    })
+    .map_err(errors::value)?;
+    Ok((
+        transcript.actions(),
+        transcript.rounds.iter().map(|r| r.reward).collect(),
+    ))
+}
+
 /// Adds Zhou & Tan's curator and learners to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCtlCurator>()?;
     m.add_class::<PyPrivateReward>()?;
     m.add_class::<PyLdpLearner>()?;
     m.add_function(wrap_pyfunction!(rust_trial, m)?)?;
+    m.add_class::<PyHeavyTailed>()?;
+    m.add_function(wrap_pyfunction!(heavy_tailed_rust_trial, m)?)?;
     Ok(())
 }
