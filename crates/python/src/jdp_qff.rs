@@ -117,6 +117,16 @@ fn params(profile: &str, alpha: f64, beta: f64, reward_bound: f64) -> PyResult<J
     profile.apply(base).map_err(jdp)
 }
 
+/// SE quadrature Fourier features on `[0, 1]^d` with `mbar` nodes per dimension (the paper's
+/// `ceil(6 ln T)` when `None`).
+fn features(d: usize, lengthscale: f64, mbar: Option<usize>, horizon: u64) -> PyResult<Arc<F>> {
+    let mbar = match mbar {
+        Some(m) => m,
+        None => paper_mbar(horizon).map_err(jdp)?,
+    };
+    Ok(Arc::new(nqff(d, lengthscale, mbar).map_err(jdp)?))
+}
+
 fn pair(
     d: usize,
     lengthscale: f64,
@@ -126,11 +136,7 @@ fn pair(
     seed: u64,
     trial: usize,
 ) -> PyResult<(PyServer, PyPrivatizer)> {
-    let mbar = match mbar {
-        Some(m) => m,
-        None => paper_mbar(horizon).map_err(jdp)?,
-    };
-    let features = Arc::new(nqff(d, lengthscale, mbar).map_err(jdp)?);
+    let features = features(d, lengthscale, mbar, horizon)?;
     let (server, privatizer) = jdp_qff::jdp(features, horizon, params).map_err(jdp)?;
     Ok((
         PyServer {
@@ -190,30 +196,16 @@ fn jdp_rust_trial(
     let a = arms.as_array().to_owned();
     let (mut server, mut privatizer) =
         pair(a.ncols(), lengthscale, mbar, horizon as u64, &p, seed, 0)?;
-    let mut env = bandit::env::FixedSetEnvironment::new(
+    crate::transcript::fixed_set_trial(
+        py,
         a,
         means.as_array().to_owned(),
         bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
+        &mut server.inner,
+        &mut privatizer.inner,
+        horizon,
+        seed,
     )
-    .map_err(errors::value)?;
-    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
-    let mut transcript = bandit::runner::Transcript::new();
-    py.detach(|| {
-        bandit::runner::run_trial(
-            0,
-            &mut env,
-            &mut server.inner,
-            &mut privatizer.inner,
-            horizon,
-            &mut rngs,
-            &mut transcript,
-        )
-    })
-    .map_err(errors::value)?;
-    Ok((
-        transcript.actions(),
-        transcript.rounds.iter().map(|r| r.reward).collect(),
-    ))
 }
 
 /// A client of Algorithm 3 (the local model): perturbs its own round before it leaves.
@@ -283,11 +275,7 @@ fn local_pair(
     seed: u64,
     trial: usize,
 ) -> PyResult<(PyLocalServer, PyLocalClient)> {
-    let mbar = match mbar {
-        Some(m) => m,
-        None => paper_mbar(horizon).map_err(jdp)?,
-    };
-    let features = Arc::new(nqff(d, lengthscale, mbar).map_err(jdp)?);
+    let features = features(d, lengthscale, mbar, horizon)?;
     let (server, client) = jdp_qff::local(features, horizon, params).map_err(jdp)?;
     Ok((
         PyLocalServer {
@@ -344,30 +332,16 @@ fn jdp_local_rust_trial(
     let a = arms.as_array().to_owned();
     let (mut server, mut client) =
         local_pair(a.ncols(), lengthscale, mbar, horizon as u64, &p, seed, 0)?;
-    let mut env = bandit::env::FixedSetEnvironment::new(
+    crate::transcript::fixed_set_trial(
+        py,
         a,
         means.as_array().to_owned(),
         bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
+        &mut server.inner,
+        &mut client.inner,
+        horizon,
+        seed,
     )
-    .map_err(errors::value)?;
-    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
-    let mut transcript = bandit::runner::Transcript::new();
-    py.detach(|| {
-        bandit::runner::run_trial(
-            0,
-            &mut env,
-            &mut server.inner,
-            &mut client.inner,
-            horizon,
-            &mut rngs,
-            &mut transcript,
-        )
-    })
-    .map_err(errors::value)?;
-    Ok((
-        transcript.actions(),
-        transcript.rounds.iter().map(|r| r.reward).collect(),
-    ))
 }
 
 /// Adds Dubey's server and privatizer to the module.

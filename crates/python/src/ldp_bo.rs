@@ -227,42 +227,41 @@ fn rust_trial(
         seed,
         0,
     )?;
-    let mut env = bandit::env::FixedSetEnvironment::new(
-        arms.as_array().to_owned(),
-        means.as_array().to_owned(),
-        bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
-    )
-    .map_err(errors::value)?;
+    let model = bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?;
     let mut curator = curator.inner;
-    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
-    let mut transcript = bandit::runner::Transcript::new();
-    py.detach(|| -> Result<(), String> {
-        macro_rules! run {
-            ($a:expr) => {
-                bandit::runner::run_trial(
-                    0,
-                    &mut env,
-                    $a,
-                    &mut curator,
-                    horizon,
-                    &mut rngs,
-                    &mut transcript,
-                )
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-            };
-        }
-        match &mut learner.inner {
-            Learner::Tgp(a) => run!(a),
-            Learner::Ata(a) => run!(a),
-            Learner::Moma(a) => run!(a),
-        }
-    })
-    .map_err(errors::value)?;
-    Ok((
-        transcript.actions(),
-        transcript.rounds.iter().map(|r| r.reward).collect(),
-    ))
+    let (arms, means) = (arms.as_array().to_owned(), means.as_array().to_owned());
+    match &mut learner.inner {
+        Learner::Tgp(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+        Learner::Ata(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+        Learner::Moma(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+    }
 }
 
 enum RawLearner {
@@ -436,42 +435,41 @@ fn heavy_tailed_rust_trial(
         seed,
         0,
     )?;
-    let mut env = bandit::env::FixedSetEnvironment::new(
-        a,
-        means.as_array().to_owned(),
-        bandit::noise::RewardModel::student_t(nu, scale).map_err(errors::value)?,
-    )
-    .map_err(errors::value)?;
+    let model = bandit::noise::RewardModel::student_t(nu, scale).map_err(errors::value)?;
     let mut curator = bandit::agent::Identity;
-    let mut rngs = bandit::runner::TrialRngs::new(seed, 0);
-    let mut transcript = bandit::runner::Transcript::new();
-    py.detach(|| -> Result<(), String> {
-        macro_rules! run {
-            ($a:expr) => {
-                bandit::runner::run_trial(
-                    0,
-                    &mut env,
-                    $a,
-                    &mut curator,
-                    horizon,
-                    &mut rngs,
-                    &mut transcript,
-                )
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-            };
-        }
-        match &mut learner.inner {
-            RawLearner::Tgp(a) => run!(a),
-            RawLearner::Ata(a) => run!(a),
-            RawLearner::Moma(a) => run!(a),
-        }
-    })
-    .map_err(errors::value)?;
-    Ok((
-        transcript.actions(),
-        transcript.rounds.iter().map(|r| r.reward).collect(),
-    ))
+    let (arms, means) = (a, means.as_array().to_owned());
+    match &mut learner.inner {
+        RawLearner::Tgp(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+        RawLearner::Ata(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+        RawLearner::Moma(a) => crate::transcript::fixed_set_trial(
+            py,
+            arms,
+            means,
+            model,
+            a,
+            &mut curator,
+            horizon,
+            seed,
+        ),
+    }
 }
 
 /// Adds Zhou & Tan's curator and learners to the module.

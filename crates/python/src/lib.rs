@@ -17,6 +17,7 @@ mod errors;
 mod fixtures;
 mod jdp_qff;
 mod ldp_bo;
+mod transcript;
 mod usca;
 
 /// The extension module.
