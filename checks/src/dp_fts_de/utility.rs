@@ -1,5 +1,5 @@
 //! Utility on the synthetic problem (Sec. 5.1, App. B.1.1, `N = 200`): FTS-DE beats standard
-//! TS (Fig. 2b), and DP-FTS-DE's regret grows as the privacy gets stronger (Fig. 2c: a
+//! TS (Fig. 2a), and DP-FTS-DE's regret grows as the privacy gets stronger (Fig. 2c: a
 //! smaller `q` is worse); each with a positive control that the same test must not certify.
 //!
 //! # The test
@@ -267,7 +267,7 @@ fn test_claim(a: &str, b: &str, statistic: Statistic, pairs: usize) -> String {
     )
 }
 
-/// FTS-DE without DP (`P = 2`) against standard TS (Fig. 2b), on the simple-regret area to
+/// FTS-DE without DP (`P = 2`) against standard TS (Fig. 2a), on the simple-regret area to
 /// `t = 10`. Also re-checks that stopping at `T = 10` changes nothing before `t = 10`.
 pub(super) fn de_beats_ts(ctx: &Context) -> CheckResult {
     let (ftsde, ts) = (preset().fts_de(2), preset().ts());

@@ -23,10 +23,11 @@
 //! *run* of the whole federation ([`run_federation`](crate::federation::run_federation)): its regret fields are the means over
 //! agents of the agents' records; its `actions` are agent `A_1`'s (the agent of Theorem 1; a
 //! mean of actions means nothing). The paper averages every curve over 5 runs "with different
-//! random initializations" (200 agents each); so do we, and the band and the `+-` of the
-//! summary are the **standard error over the run means** (sample sd of the 5 run means over
-//! `sqrt(5)`): the agents of one run share the features, the server's noise and the
-//! broadcasts, so they are not independent replicates.
+//! random initializations" (200 agents each) on one function; we run every synthetic curve
+//! over [`SYNTHETIC_DRAWS`] `= 20` problem draws, one run each (below), and the band and the `+-`
+//! of the summary are the **standard error over the run means** (sample sd of the run means
+//! over the square root of their number): the agents of one run share the features, the
+//! server's noise and the broadcasts, so they are not independent replicates.
 //!
 //! # Seeds and problem draws
 //!

@@ -368,6 +368,13 @@ pub fn claims(id: &str) -> Vec<Claim> {
                 "S-22",
                 At::Last,
             ),
+            Claim::rising(
+                "larger-s-worse",
+                "independent review (dp-fts-de findings issue, finding 3): Fig. 2b has no optimum \
+                 at S = 11, the final regret rises with S",
+                ["S-5", "S-8", "S-11", "S-15", "S-22"],
+                At::Last,
+            ),
         ],
         "fig2c" => vec![Claim::rising(
             "larger-q-better",
