@@ -257,3 +257,21 @@ fn with_one_over_t_every_agent_follows_the_server_at_t_1() {
         );
     }
 }
+
+/// Erratum 14's numbers: the synthetic preset's Theorem 1 `beta` at the posterior sizes of the
+/// Thompson steps (`N_init + t - 1 = 10 ... 49` observations) runs from 1.91 to 2.59; it
+/// depends on the domain only (the same for every problem draw).
+#[test]
+fn the_synthetic_beta_is_the_documented_one() {
+    let params = DpFtsDeParams::synthetic();
+    for seed in [0u64, 1] {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let problem = FederatedProblem::synthetic(200, &mut rng).unwrap();
+        let beta = beta_schedule(&problem, &params).unwrap();
+        let v = beta.values();
+        let (first, last) = (params.n_init, params.n_init + params.iterations - 1);
+        assert!((v[first] - 1.908).abs() < 1e-3, "{}", v[first]);
+        assert!((v[last] - 2.586).abs() < 1e-3, "{}", v[last]);
+        assert!(v[first..=last].windows(2).all(|w| w[0] <= w[1]));
+    }
+}
