@@ -72,6 +72,9 @@ pub struct FederationRecord {
     /// Of all vectors the server received, the fraction clipped (a diagnostic, not
     /// released; `None` when non-private).
     pub clipped_fraction: Option<f64>,
+    /// The noise-to-signal ratio of each release ([`CentralServer::noise_to_signal`]; a
+    /// diagnostic, not released; empty when non-private).
+    pub noise_to_signal: Vec<f64>,
 }
 
 impl FederationRecord {
@@ -254,6 +257,10 @@ pub fn run_federation(
         choices,
         privacy,
         clipped_fraction: server.as_ref().and_then(CentralServer::clipped_fraction),
+        noise_to_signal: server
+            .as_ref()
+            .map(|s| s.noise_to_signal().to_vec())
+            .unwrap_or_default(),
     })
 }
 

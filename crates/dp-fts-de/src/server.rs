@@ -94,13 +94,16 @@ impl PrivateAggregator {
         self.mechanism.sigma(self.weights.phi_max(t))
     }
 
-    /// One release, with the number of vectors above the clipping bound (a private
-    /// diagnostic, never released).
+    /// One release, with two private diagnostics, never released: the number of vectors above
+    /// the clipping bound, and the round's noise-to-signal ratio `sigma_t / s_t`, where
+    /// `s_t` is the root mean square, over the `P x M` coordinates, of the noise-free
+    /// aggregate `sum_n phi_n^(i)(t) clip(omega_n)` (the expectation of line 10's subsampled
+    /// sum over `q`) and `sigma_t` the noise standard deviation of line 11 ([`Self::sigma`]).
     fn release_counting<R: Rng + ?Sized>(
         &self,
         input: &RoundInput,
         rng: &mut R,
-    ) -> Result<(Broadcast, u64), DpFtsDeError> {
+    ) -> Result<(Broadcast, u64, f64), DpFtsDeError> {
         let stacked = stack(self.weights.n_agents(), &input.vectors)?;
         let w = self.weights.at(input.t);
         let bound = self.mechanism.clip_bound(w.ncols());
@@ -109,8 +112,18 @@ impl PrivateAggregator {
             .into_iter()
             .filter(|r| r.dot(r).sqrt() > bound)
             .count() as u64;
+        let mut clipped_rows = stacked.clone();
+        for mut r in clipped_rows.rows_mut() {
+            let norm = r.dot(&r).sqrt();
+            if norm > bound {
+                r *= bound / norm;
+            }
+        }
+        let signal = w.t().dot(&clipped_rows);
+        let rms = (signal.iter().map(|v| v * v).sum::<f64>() / signal.len().max(1) as f64).sqrt();
+        let ratio = self.sigma(input.t) / rms;
         let released = self.mechanism.aggregate(stacked.view(), w.view(), rng)?;
-        Ok((Broadcast::new(released.into_vectors())?, clipped))
+        Ok((Broadcast::new(released.into_vectors())?, clipped, ratio))
     }
 }
 
@@ -152,6 +165,7 @@ pub struct CentralServer {
     releases: u64,
     clipped: u64,
     received: u64,
+    noise_to_signal: Vec<f64>,
 }
 
 impl CentralServer {
@@ -169,6 +183,7 @@ impl CentralServer {
             releases: 0,
             clipped: 0,
             received: 0,
+            noise_to_signal: Vec::new(),
         })
     }
 
@@ -181,6 +196,7 @@ impl CentralServer {
             releases: 0,
             clipped: 0,
             received: 0,
+            noise_to_signal: Vec::new(),
         })
     }
 
@@ -211,7 +227,8 @@ impl CentralServer {
         let n = vectors.len() as u64;
         let out = match &self.aggregation {
             Aggregation::Private(p) => {
-                let (b, clipped) = p.release_counting(&RoundInput { t, vectors }, rng)?;
+                let (b, clipped, ratio) = p.release_counting(&RoundInput { t, vectors }, rng)?;
+                self.noise_to_signal.push(ratio);
                 self.accountant.compose_subsampled_gaussian(
                     p.mechanism.q(),
                     p.mechanism.noise_multiplier(),
@@ -242,6 +259,14 @@ impl CentralServer {
     pub fn clipped_fraction(&self) -> Option<f64> {
         (self.private_round().is_some() && self.received > 0)
             .then(|| self.clipped as f64 / self.received as f64)
+    }
+
+    /// The noise-to-signal ratio of each release so far ([`PrivateAggregator`]'s `sigma_t / s_t`:
+    /// the noise standard deviation over the root mean square of the noise-free aggregate). A
+    /// diagnostic of the experiment, computed from private inputs: **not part of the
+    /// release**. Empty for a non-private server.
+    pub fn noise_to_signal(&self) -> &[f64] {
+        &self.noise_to_signal
     }
 
     /// The privacy loss of the releases so far by the paper's accountant (`None` for a

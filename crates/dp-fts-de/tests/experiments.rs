@@ -139,12 +139,23 @@ fn the_summary_prints_the_papers_privacy_losses_beside_ours() {
         }
     }
     assert!(md.contains("PLD"));
-    // Every private curve reported its clipped fraction and loss per run.
+    // Every private curve reported its clipped fraction, loss and two noise-to-signal ratios
+    // per run, and the summary prints the ratios.
     for r in &results {
         for c in &r.curves {
-            assert_eq!(c.diagnostics.len(), 2, "{}", c.label);
+            assert_eq!(c.diagnostics.len(), 4, "{}", c.label);
+            for name in ["noise_to_signal_early", "noise_to_signal_late"] {
+                assert!(
+                    c.diagnostics
+                        .iter()
+                        .any(|(n, v)| n == name && v.is_finite() && *v > 0.0),
+                    "{}: {name}",
+                    c.label
+                );
+            }
         }
     }
+    assert!(md.contains("noise/signal"));
 }
 
 #[test]

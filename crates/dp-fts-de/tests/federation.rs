@@ -275,3 +275,61 @@ fn the_synthetic_beta_is_the_documented_one() {
         assert!(v[first..=last].windows(2).all(|w| w[0] <= w[1]));
     }
 }
+
+/// The server's noise-to-signal diagnostic against a hand computation: `sigma_t` over the root
+/// mean square of `W_t^T clip(Omega)` (rows clipped to `S / sqrt(P)`), one value per release,
+/// none for a non-private server.
+#[test]
+fn the_noise_to_signal_ratio_is_sigma_over_the_clean_aggregate() {
+    let (n, m, p, t) = (6, 4, 2, 3);
+    let weights = SubRegionWeights::new(
+        SubRegionWeights::round_robin(n, p),
+        p,
+        15.0,
+        Weighting::NonAdaptive,
+    )
+    .unwrap();
+    // Clip 1 per vector (S = sqrt(2), P = 2): rows 0 and 3 exceed it.
+    let mech = SubsampledGaussian::new(0.5, 2f64.sqrt(), 1.3).unwrap();
+    let stacked = Array2::from_shape_fn((n, m), |(k, j)| {
+        let base = ((k * m + j) as f64 * 0.7).cos() * 0.4;
+        if k % 3 == 0 { base * 6.0 } else { base }
+    });
+    let vectors: Vec<AgentVector> = stacked
+        .rows()
+        .into_iter()
+        .map(|r| AgentVector::new(r.to_owned()).unwrap())
+        .collect();
+    let mut clipped = stacked.clone();
+    let mut n_clipped = 0;
+    for mut r in clipped.rows_mut() {
+        let norm = r.dot(&r).sqrt();
+        if norm > 1.0 {
+            r /= norm;
+            n_clipped += 1;
+        }
+    }
+    assert!(n_clipped >= 2);
+    let w = weights.at(t);
+    let clean = w.t().dot(&clipped);
+    let rms = (clean.iter().map(|v| v * v).sum::<f64>() / (p * m) as f64).sqrt();
+    // z phi_max S / q, times the hardened sampler's grid slack (about 1e-6).
+    let sigma = mech.sigma(weights.phi_max(t));
+    assert_relative_eq!(
+        sigma,
+        1.3 * weights.phi_max(t) * 2f64.sqrt() / 0.5,
+        max_relative = 1e-5
+    );
+    let mut server = CentralServer::private(weights.clone(), mech, 1e-5).unwrap();
+    server
+        .aggregate(t, vectors.clone(), &mut ChaCha20Rng::seed_from_u64(3))
+        .unwrap();
+    let got = server.noise_to_signal();
+    assert_eq!(got.len(), 1);
+    assert_relative_eq!(got[0], sigma / rms, max_relative = 1e-12);
+    let mut exact = CentralServer::non_private(weights).unwrap();
+    exact
+        .aggregate(t, vectors, &mut ChaCha20Rng::seed_from_u64(3))
+        .unwrap();
+    assert!(exact.noise_to_signal().is_empty());
+}

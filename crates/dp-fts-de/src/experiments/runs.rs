@@ -15,6 +15,11 @@ use crate::problem::FederatedProblem;
 pub(super) const CLIPPED: &str = "clipped_fraction";
 /// The diagnostic name of the paper-accountant privacy loss of one run.
 pub(super) const EPSILON: &str = "epsilon_paper";
+/// The diagnostic name of a run's mean noise-to-signal ratio over its first 10 releases
+/// (iterations 0-9, where the softmax weights are sharpest), and over its last 10.
+pub(super) const NTS_EARLY: &str = "noise_to_signal_early";
+/// See [`NTS_EARLY`].
+pub(super) const NTS_LATE: &str = "noise_to_signal_late";
 
 /// One run as one trial record: regrets, rewards and mean rewards averaged over agents,
 /// actions agent `A_1`'s (module docs).
@@ -44,8 +49,8 @@ pub fn run_record(record: &FederationRecord, run: usize) -> TrialRecord {
 /// Run `config.n_trials` runs of `params` with `T = config.horizon - N_init` (run `r`
 /// seeded from `(config.base_seed, r)`) on `problems`: run `r` on `problems[r]` when there
 /// is one problem per run ([`draw_problems`](super::draw_problems)), on the one problem when there is one. Each run
-/// is one [`run_record`]; the diagnostics are each private run's clipped fraction and final
-/// paper-accountant loss.
+/// is one [`run_record`]; the diagnostics are each private run's clipped fraction, final
+/// paper-accountant loss and noise-to-signal ratios ([`NTS_EARLY`], [`NTS_LATE`]).
 ///
 /// # Errors
 /// [`DpFtsDeError::Setting`] when the number of problems is neither 1 nor the number of runs,
@@ -84,6 +89,13 @@ pub fn run_curve(
         }
         if let Some(loss) = rec.privacy.last() {
             diagnostics.push((EPSILON.into(), loss.epsilon_paper));
+        }
+        let r = &rec.noise_to_signal;
+        if !r.is_empty() {
+            let k = r.len().min(10);
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+            diagnostics.push((NTS_EARLY.into(), mean(&r[..k])));
+            diagnostics.push((NTS_LATE.into(), mean(&r[r.len() - k..])));
         }
         trials.push(run_record(&rec, run));
     }

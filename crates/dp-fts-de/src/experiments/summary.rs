@@ -11,7 +11,7 @@ use crate::params::DpFtsDeParams;
 
 use super::panels::{EARLY, PAPER_EPSILON_Q, PAPER_EPSILON_Z, REAL_WORLD_SETTINGS, num, panels};
 use super::problems::SYNTHETIC_AGENTS;
-use super::runs::{CLIPPED, EPSILON};
+use super::runs::{CLIPPED, EPSILON, NTS_EARLY, NTS_LATE};
 
 /// Mean and standard error over trials of `values(trial)`.
 fn mean_se(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -71,8 +71,12 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
         "## Dai 2021 beside the paper\n\nEvery number is the mean simple regret over agents, \
          averaged over runs, +- the standard error over the run means. `early` is the mean over \
          iterations 1..=10, `final` the value after the last iteration. `clipped` is the \
-         fraction of received vectors clipped (mean over runs).\n\n\
-         | figure | curve | early | final | clipped |\n|---|---|---|---|---|\n",
+         fraction of received vectors clipped (mean over runs). `noise/signal` is the server's \
+         noise standard deviation over the root mean square of its noise-free aggregate \
+         (`z phi_max S / q` against `sum_n phi_n clip(omega_n)`, per coordinate), averaged \
+         over the first 10 releases / the last 10 and over runs: a diagnostic from private \
+         inputs, never released.\n\n\
+         | figure | curve | early | final | clipped | noise/signal (first 10 / last 10 releases) |\n|---|---|---|---|---|---|\n",
     );
     for r in results {
         let Ok(panel) = experiment::find_panel(&all, "dp-fts-de", r.figure.id) else {
@@ -90,9 +94,16 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
                     100.0 * clipped.iter().sum::<f64>() / clipped.len() as f64
                 )
             };
+            let (early, late) = (diag(c, NTS_EARLY), diag(c, NTS_LATE));
+            let nts = if early.is_empty() {
+                "-".to_string()
+            } else {
+                let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+                format!("{:.3} / {:.3}", mean(&early), mean(&late))
+            };
             let _ = writeln!(
                 md,
-                "| {} | {} | {em:.4} +- {es:.4} | {fm:.4} +- {fs:.4} | {clipped} |",
+                "| {} | {} | {em:.4} +- {es:.4} | {fm:.4} +- {fs:.4} | {clipped} | {nts} |",
                 r.figure.id, c.label
             );
         }
