@@ -50,7 +50,7 @@ pub fn run_record(record: &FederationRecord, run: usize) -> TrialRecord {
 /// seeded from `(config.base_seed, r)`) on `problems`: run `r` on `problems[r]` when there
 /// is one problem per run ([`draw_problems`](super::draw_problems)), on the one problem when there is one. Each run
 /// is one [`run_record`]; the diagnostics are each private run's clipped fraction, final
-/// paper-accountant loss and noise-to-signal ratios ([`NTS_EARLY`], [`NTS_LATE`]).
+/// paper-accountant loss and noise-to-signal ratios over its first and last 10 releases.
 ///
 /// # Errors
 /// [`DpFtsDeError::Setting`] when the number of problems is neither 1 nor the number of runs,
