@@ -177,6 +177,7 @@ def jdp_rust_trial(
     reward_bound: float,
     mbar: int | None,
     seed: int,
+    local: bool,
 ) -> tuple[list[int], list[float]]: ...
 
 class Usca:
@@ -279,19 +280,7 @@ def jdp_local_pair(
     seed: int,
     trial: int,
 ) -> tuple[JdpLocalServer, JdpLocalClient]: ...
-def jdp_local_rust_trial(
-    arms: npt.NDArray[np.float64],
-    means: npt.NDArray[np.float64],
-    noise_sd: float,
-    lengthscale: float,
-    horizon: int,
-    profile: str,
-    alpha: float,
-    beta: float,
-    reward_bound: float,
-    mbar: int | None,
-    seed: int,
-) -> tuple[list[int], list[float]]: ...
+
 
 class HeavyTailedLearner:
     """A non-private heavy-tailed learner of Zhou & Tan (tgp, ata, moma)."""

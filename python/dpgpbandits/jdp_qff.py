@@ -126,7 +126,7 @@ def rust_trial(
     return _native.jdp_rust_trial(
         a, np.ascontiguousarray(means, dtype=np.float64), float(noise_sd), float(lengthscale),
         int(horizon), profile, float(alpha), float(beta), float(reward_bound),
-        None if mbar is None else int(mbar), int(seed),
+        None if mbar is None else int(mbar), int(seed), False,
     )
 
 
@@ -205,8 +205,8 @@ def rust_local_trial(
     a = np.ascontiguousarray(arms, dtype=np.float64)
     if a.ndim == 1:
         a = a[:, None]
-    return _native.jdp_local_rust_trial(
+    return _native.jdp_rust_trial(
         a, np.ascontiguousarray(means, dtype=np.float64), float(noise_sd), float(lengthscale),
         int(horizon), profile, float(alpha), float(beta), float(reward_bound),
-        None if mbar is None else int(mbar), int(seed),
+        None if mbar is None else int(mbar), int(seed), True,
     )

@@ -94,16 +94,33 @@ impl PrivateAggregator {
         self.mechanism.sigma(self.weights.phi_max(t))
     }
 
-    /// One release, with two private diagnostics, never released: the number of vectors above
-    /// the clipping bound, and the round's noise-to-signal ratio `sigma_t / s_t`, where
-    /// `s_t` is the root mean square, over the `P x M` coordinates, of the noise-free
-    /// aggregate `sum_n phi_n^(i)(t) clip(omega_n)` (the expectation of line 10's subsampled
-    /// sum over `q`) and `sigma_t` the noise standard deviation of line 11 ([`Self::sigma`]).
+    /// The round's noise-to-signal ratio `sigma_t / s_t` (a private diagnostic, never
+    /// released): `s_t` is the root mean square, over the `P x M` coordinates, of the
+    /// noise-free aggregate `sum_n phi_n^(i)(t) clip(omega_n)` (the expectation of line 10's
+    /// subsampled sum over `q`), `sigma_t` the noise standard deviation of line 11
+    /// ([`Self::sigma`]).
+    pub fn noise_to_signal(&self, t: usize, vectors: &[AgentVector]) -> Result<f64, DpFtsDeError> {
+        let mut clipped = stack(self.weights.n_agents(), vectors)?;
+        let w = self.weights.at(t);
+        let bound = self.mechanism.clip_bound(w.ncols());
+        for mut r in clipped.rows_mut() {
+            let norm = r.dot(&r).sqrt();
+            if norm > bound {
+                r *= bound / norm;
+            }
+        }
+        let signal = w.t().dot(&clipped);
+        let rms = (signal.iter().map(|v| v * v).sum::<f64>() / signal.len().max(1) as f64).sqrt();
+        Ok(self.sigma(t) / rms)
+    }
+
+    /// One release, with the number of vectors above the clipping bound (a private
+    /// diagnostic, never released).
     fn release_counting<R: Rng + ?Sized>(
         &self,
         input: &RoundInput,
         rng: &mut R,
-    ) -> Result<(Broadcast, u64, f64), DpFtsDeError> {
+    ) -> Result<(Broadcast, u64), DpFtsDeError> {
         let stacked = stack(self.weights.n_agents(), &input.vectors)?;
         let w = self.weights.at(input.t);
         let bound = self.mechanism.clip_bound(w.ncols());
@@ -112,18 +129,8 @@ impl PrivateAggregator {
             .into_iter()
             .filter(|r| r.dot(r).sqrt() > bound)
             .count() as u64;
-        let mut clipped_rows = stacked.clone();
-        for mut r in clipped_rows.rows_mut() {
-            let norm = r.dot(&r).sqrt();
-            if norm > bound {
-                r *= bound / norm;
-            }
-        }
-        let signal = w.t().dot(&clipped_rows);
-        let rms = (signal.iter().map(|v| v * v).sum::<f64>() / signal.len().max(1) as f64).sqrt();
-        let ratio = self.sigma(input.t) / rms;
         let released = self.mechanism.aggregate(stacked.view(), w.view(), rng)?;
-        Ok((Broadcast::new(released.into_vectors())?, clipped, ratio))
+        Ok((Broadcast::new(released.into_vectors())?, clipped))
     }
 }
 
@@ -227,8 +234,8 @@ impl CentralServer {
         let n = vectors.len() as u64;
         let out = match &self.aggregation {
             Aggregation::Private(p) => {
-                let (b, clipped, ratio) = p.release_counting(&RoundInput { t, vectors }, rng)?;
-                self.noise_to_signal.push(ratio);
+                self.noise_to_signal.push(p.noise_to_signal(t, &vectors)?);
+                let (b, clipped) = p.release_counting(&RoundInput { t, vectors }, rng)?;
                 self.accountant.compose_subsampled_gaussian(
                     p.mechanism.q(),
                     p.mechanism.noise_multiplier(),
@@ -261,7 +268,7 @@ impl CentralServer {
             .then(|| self.clipped as f64 / self.received as f64)
     }
 
-    /// The noise-to-signal ratio of each release so far ([`PrivateAggregator`]'s `sigma_t / s_t`:
+    /// The noise-to-signal ratio of each release so far ([`PrivateAggregator::noise_to_signal`]:
     /// the noise standard deviation over the root mean square of the noise-free aggregate). A
     /// diagnostic of the experiment, computed from private inputs: **not part of the
     /// release**. Empty for a non-private server.

@@ -174,9 +174,10 @@ fn jdp_pair(
 }
 
 /// The Rust runner's transcript of one trial (fixed arms with `means`, Gaussian noise
-/// `noise_sd`): `(actions, raw rewards)`.
+/// `noise_sd`) of the central algorithm, or of the local-model one when `local`:
+/// `(actions, raw rewards)`.
 #[pyfunction]
-#[pyo3(signature = (arms, means, noise_sd, lengthscale, horizon, profile, alpha, beta, reward_bound, mbar, seed))]
+#[pyo3(signature = (arms, means, noise_sd, lengthscale, horizon, profile, alpha, beta, reward_bound, mbar, seed, local))]
 #[allow(clippy::too_many_arguments)]
 fn jdp_rust_trial(
     py: Python<'_>,
@@ -191,21 +192,39 @@ fn jdp_rust_trial(
     reward_bound: f64,
     mbar: Option<usize>,
     seed: u64,
+    local: bool,
 ) -> PyResult<(Vec<usize>, Vec<f64>)> {
     let p = params(profile, alpha, beta, reward_bound)?;
     let a = arms.as_array().to_owned();
-    let (mut server, mut privatizer) =
-        pair(a.ncols(), lengthscale, mbar, horizon as u64, &p, seed, 0)?;
-    crate::transcript::fixed_set_trial(
-        py,
-        a,
-        means.as_array().to_owned(),
-        bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
-        &mut server.inner,
-        &mut privatizer.inner,
-        horizon,
-        seed,
-    )
+    let (d, t) = (a.ncols(), horizon as u64);
+    let means = means.as_array().to_owned();
+    let model = bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?;
+    use crate::transcript::fixed_set_trial as run;
+    if local {
+        let (mut server, mut client) = local_pair(d, lengthscale, mbar, t, &p, seed, 0)?;
+        run(
+            py,
+            a,
+            means,
+            model,
+            &mut server.inner,
+            &mut client.inner,
+            horizon,
+            seed,
+        )
+    } else {
+        let (mut server, mut privatizer) = pair(d, lengthscale, mbar, t, &p, seed, 0)?;
+        run(
+            py,
+            a,
+            means,
+            model,
+            &mut server.inner,
+            &mut privatizer.inner,
+            horizon,
+            seed,
+        )
+    }
 }
 
 /// A client of Algorithm 3 (the local model): perturbs its own round before it leaves.
@@ -310,40 +329,6 @@ fn jdp_local_pair(
     local_pair(d, lengthscale, mbar, horizon, &p, seed, trial)
 }
 
-/// The Rust runner's transcript of one trial of the local-model algorithm.
-#[pyfunction]
-#[pyo3(signature = (arms, means, noise_sd, lengthscale, horizon, profile, alpha, beta, reward_bound, mbar, seed))]
-#[allow(clippy::too_many_arguments)]
-fn jdp_local_rust_trial(
-    py: Python<'_>,
-    arms: PyReadonlyArray2<'_, f64>,
-    means: PyReadonlyArray1<'_, f64>,
-    noise_sd: f64,
-    lengthscale: f64,
-    horizon: usize,
-    profile: &str,
-    alpha: f64,
-    beta: f64,
-    reward_bound: f64,
-    mbar: Option<usize>,
-    seed: u64,
-) -> PyResult<(Vec<usize>, Vec<f64>)> {
-    let p = params(profile, alpha, beta, reward_bound)?;
-    let a = arms.as_array().to_owned();
-    let (mut server, mut client) =
-        local_pair(a.ncols(), lengthscale, mbar, horizon as u64, &p, seed, 0)?;
-    crate::transcript::fixed_set_trial(
-        py,
-        a,
-        means.as_array().to_owned(),
-        bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?,
-        &mut server.inner,
-        &mut client.inner,
-        horizon,
-        seed,
-    )
-}
-
 /// Adds Dubey's server and privatizer to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPrivatizer>()?;
@@ -355,6 +340,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClientMessage>()?;
     m.add_class::<PyLocalServer>()?;
     m.add_function(wrap_pyfunction!(jdp_local_pair, m)?)?;
-    m.add_function(wrap_pyfunction!(jdp_local_rust_trial, m)?)?;
     Ok(())
 }

@@ -11,14 +11,14 @@
 
 use std::sync::Arc;
 
-use bandit::agent::Agent;
+use bandit::agent::{Agent, Curator};
 use bandit::seed::{Role, trial_rng};
 use kernel::{Kernel, Matern, MaternNu, SquaredExponential};
 use ldp_bo::{
     AtaGpUcb, AtaParams, CtlCurator, LdpBoError, MomaGpUcb, MomaParams, Preset, PrivateReward,
-    TgpParams, TgpUcb,
+    RewardMessage, TgpParams, TgpUcb,
 };
-use ndarray::Array2;
+use ndarray::{Array2, ArrayView2};
 use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 use rand_chacha::ChaCha20Rng;
@@ -91,16 +91,61 @@ impl PyPrivateReward {
 
 type K = Arc<dyn Kernel>;
 
-enum Learner {
-    Tgp(TgpUcb<K, PrivateReward>),
-    Ata(AtaGpUcb<K, PrivateReward>),
-    Moma(MomaGpUcb<K, PrivateReward>),
+/// One of the three learners, observing messages `M` (`PrivateReward` for the private ones,
+/// `f64` for the heavy-tailed ones): the select/observe dispatch written once for both.
+enum Learner<M> {
+    Tgp(TgpUcb<K, M>),
+    Ata(AtaGpUcb<K, M>),
+    Moma(MomaGpUcb<K, M>),
+}
+
+impl<M: RewardMessage + Clone + Send> Learner<M> {
+    fn select(
+        &mut self,
+        arms: ArrayView2<'_, f64>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<usize, LdpBoError> {
+        match self {
+            Self::Tgp(a) => a.select(arms, rng),
+            Self::Ata(a) => a.select(arms, rng),
+            Self::Moma(a) => a.select(arms, rng),
+        }
+    }
+
+    fn observe(&mut self, m: M) -> Result<(), LdpBoError> {
+        match self {
+            Self::Tgp(a) => a.observe(m),
+            Self::Ata(a) => a.observe(m),
+            Self::Moma(a) => a.observe(m),
+        }
+    }
+
+    /// The Rust runner's transcript of one trial with `curator` on the arms with `means` and
+    /// rewards from `model` ([`crate::transcript::fixed_set_trial`]).
+    #[allow(clippy::too_many_arguments)]
+    fn trial<C: Curator<Message = M> + Send>(
+        &mut self,
+        py: Python<'_>,
+        arms: Array2<f64>,
+        means: ndarray::Array1<f64>,
+        model: bandit::noise::RewardModel,
+        curator: &mut C,
+        horizon: usize,
+        seed: u64,
+    ) -> PyResult<(Vec<usize>, Vec<f64>)> {
+        use crate::transcript::fixed_set_trial as run;
+        match self {
+            Self::Tgp(a) => run(py, arms, means, model, a, curator, horizon, seed),
+            Self::Ata(a) => run(py, arms, means, model, a, curator, horizon, seed),
+            Self::Moma(a) => run(py, arms, means, model, a, curator, horizon, seed),
+        }
+    }
 }
 
 /// A private learner of Zhou & Tan over a fixed finite arm set (one row per arm).
 #[pyclass(module = "dpgpbandits._native", name = "LdpLearner")]
 struct PyLdpLearner {
-    inner: Learner,
+    inner: Learner<PrivateReward>,
     arms: Array2<f64>,
     rng: ChaCha20Rng,
 }
@@ -174,23 +219,12 @@ impl PyLdpLearner {
     fn select(&mut self, py: Python<'_>) -> PyResult<usize> {
         let (arms, rng) = (self.arms.view(), &mut self.rng);
         let inner = &mut self.inner;
-        py.detach(|| match inner {
-            Learner::Tgp(a) => a.select(arms, rng),
-            Learner::Ata(a) => a.select(arms, rng),
-            Learner::Moma(a) => a.select(arms, rng),
-        })
-        .map_err(ldp)
+        py.detach(|| inner.select(arms, rng)).map_err(ldp)
     }
 
     /// Observe the private reward of the arm last selected.
     fn observe(&mut self, reward: &PyPrivateReward) -> PyResult<()> {
-        let m = reward.inner;
-        match &mut self.inner {
-            Learner::Tgp(a) => a.observe(m),
-            Learner::Ata(a) => a.observe(m),
-            Learner::Moma(a) => a.observe(m),
-        }
-        .map_err(ldp)
+        self.inner.observe(reward.inner).map_err(ldp)
     }
 }
 
@@ -230,51 +264,16 @@ fn rust_trial(
     let model = bandit::noise::RewardModel::gaussian(noise_sd).map_err(errors::value)?;
     let mut curator = curator.inner;
     let (arms, means) = (arms.as_array().to_owned(), means.as_array().to_owned());
-    match &mut learner.inner {
-        Learner::Tgp(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-        Learner::Ata(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-        Learner::Moma(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-    }
-}
-
-enum RawLearner {
-    Tgp(TgpUcb<K, f64>),
-    Ata(AtaGpUcb<K, f64>),
-    Moma(MomaGpUcb<K, f64>),
+    learner
+        .inner
+        .trial(py, arms, means, model, &mut curator, horizon, seed)
 }
 
 /// A non-private heavy-tailed learner of Zhou & Tan (TGP-UCB, ATA-GP-UCB, MoMA-GP-UCB): it
 /// observes raw rewards (no privacy; the baselines of the paper's Section 5).
 #[pyclass(module = "dpgpbandits._native", name = "HeavyTailedLearner")]
 struct PyHeavyTailed {
-    inner: RawLearner,
+    inner: Learner<f64>,
     arms: Array2<f64>,
     rng: ChaCha20Rng,
 }
@@ -294,7 +293,7 @@ impl PyHeavyTailed {
         trial: usize,
     ) -> PyResult<Self> {
         let inner = match algorithm {
-            "tgp" => RawLearner::Tgp(
+            "tgp" => Learner::Tgp(
                 TgpUcb::heavy_tailed(k, arms.view(), b, alpha, moment, TgpParams::of(preset))
                     .map_err(ldp)?,
             ),
@@ -305,7 +304,7 @@ impl PyHeavyTailed {
                         "alpha {alpha}: ATA-GP-UCB is defined for alpha = 1 (E[y^2] <= v)"
                     )));
                 }
-                RawLearner::Ata(
+                Learner::Ata(
                     AtaGpUcb::heavy_tailed(
                         k,
                         arms.view(),
@@ -317,7 +316,7 @@ impl PyHeavyTailed {
                     .map_err(ldp)?,
                 )
             }
-            "moma" => RawLearner::Moma(
+            "moma" => Learner::Moma(
                 MomaGpUcb::heavy_tailed(
                     k,
                     arms.view(),
@@ -382,22 +381,12 @@ impl PyHeavyTailed {
     fn select(&mut self, py: Python<'_>) -> PyResult<usize> {
         let (arms, rng) = (self.arms.view(), &mut self.rng);
         let inner = &mut self.inner;
-        py.detach(|| match inner {
-            RawLearner::Tgp(a) => a.select(arms, rng),
-            RawLearner::Ata(a) => a.select(arms, rng),
-            RawLearner::Moma(a) => a.select(arms, rng),
-        })
-        .map_err(ldp)
+        py.detach(|| inner.select(arms, rng)).map_err(ldp)
     }
 
     /// Observe the raw reward of the arm last selected.
     fn observe(&mut self, reward: f64) -> PyResult<()> {
-        match &mut self.inner {
-            RawLearner::Tgp(a) => a.observe(reward),
-            RawLearner::Ata(a) => a.observe(reward),
-            RawLearner::Moma(a) => a.observe(reward),
-        }
-        .map_err(ldp)
+        self.inner.observe(reward).map_err(ldp)
     }
 }
 
@@ -438,38 +427,9 @@ fn heavy_tailed_rust_trial(
     let model = bandit::noise::RewardModel::student_t(nu, scale).map_err(errors::value)?;
     let mut curator = bandit::agent::Identity;
     let (arms, means) = (a, means.as_array().to_owned());
-    match &mut learner.inner {
-        RawLearner::Tgp(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-        RawLearner::Ata(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-        RawLearner::Moma(a) => crate::transcript::fixed_set_trial(
-            py,
-            arms,
-            means,
-            model,
-            a,
-            &mut curator,
-            horizon,
-            seed,
-        ),
-    }
+    learner
+        .inner
+        .trial(py, arms, means, model, &mut curator, horizon, seed)
 }
 
 /// Adds Zhou & Tan's curator and learners to the module.

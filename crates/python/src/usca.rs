@@ -114,9 +114,12 @@ fn params(profile: &str, tau: f64, reward_bound: f64, z_cap: usize) -> PyResult<
 /// Run the learning stage and build USCA: `reward` (Python callable `f(x, c)`, or `None` for the
 /// reference reward of the tests) at `horizon` data-independent queries, actions the rows of
 /// `actions`, contexts uniform on the box `[lower, upper]`, Gaussian noise `noise_sd` added by
-/// the environment, a product kernel of `family` with the two lengthscales.
+/// the environment, a product kernel of `family` with the two lengthscales, USCA's parameters
+/// of `profile` with `tau`, `reward_bound` and the cap `z_cap` on `|Z|`.
+#[pyfunction]
+#[pyo3(signature = (reward, actions, lower, upper, horizon, noise_sd, family, action_lengthscale, context_lengthscale, profile, tau, reward_bound, z_cap, seed))]
 #[allow(clippy::too_many_arguments)]
-fn build(
+fn usca_learn(
     py: Python<'_>,
     reward: Option<Py<PyAny>>,
     actions: PyReadonlyArray2<'_, f64>,
@@ -127,9 +130,13 @@ fn build(
     family: &str,
     action_lengthscale: f64,
     context_lengthscale: f64,
-    params: UscaParams,
+    profile: &str,
+    tau: f64,
+    reward_bound: f64,
+    z_cap: usize,
     seed: u64,
 ) -> PyResult<PyUsca> {
+    let params = params(profile, tau, reward_bound, z_cap)?;
     let actions = actions.as_array().to_owned();
     let action_dim = actions.ncols();
     let set = BoxDomain::new(lower.as_array().to_owned(), upper.as_array().to_owned())
@@ -194,44 +201,6 @@ fn build(
         rng: trial_rng(seed, 0, Role::Curator),
         action_dim,
     })
-}
-
-/// USCA on the user's reward function (module docs).
-#[pyfunction]
-#[pyo3(signature = (reward, actions, lower, upper, horizon, noise_sd, family, action_lengthscale, context_lengthscale, profile, tau, reward_bound, z_cap, seed))]
-#[allow(clippy::too_many_arguments)]
-fn usca_learn(
-    py: Python<'_>,
-    reward: Option<Py<PyAny>>,
-    actions: PyReadonlyArray2<'_, f64>,
-    lower: PyReadonlyArray1<'_, f64>,
-    upper: PyReadonlyArray1<'_, f64>,
-    horizon: usize,
-    noise_sd: f64,
-    family: &str,
-    action_lengthscale: f64,
-    context_lengthscale: f64,
-    profile: &str,
-    tau: f64,
-    reward_bound: f64,
-    z_cap: usize,
-    seed: u64,
-) -> PyResult<PyUsca> {
-    let p = params(profile, tau, reward_bound, z_cap)?;
-    build(
-        py,
-        reward,
-        actions,
-        lower,
-        upper,
-        horizon,
-        noise_sd,
-        family,
-        action_lengthscale,
-        context_lengthscale,
-        p,
-        seed,
-    )
 }
 
 #[pymethods]
