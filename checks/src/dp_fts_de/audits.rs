@@ -10,6 +10,7 @@ use dp_fts_de::{Annealing, Broadcast};
 use ndarray::{Array1, Array2, ArrayView2};
 use privacy::Mechanism;
 use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
+use privacy::mechanisms::WeightCalibration;
 use privacy::mechanisms::subsampled::SubsampledGaussian;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -162,14 +163,18 @@ pub(super) fn other_vectors(seed: u64, agents: usize) -> Array2<f64> {
     })
 }
 
-/// The pair's `mu`, the claim's `mu` (sensitivity over sigma) and `sigma`, in words.
+/// The pair's `mu`, the claim's `mu` (sensitivity over sigma) and `sigma`, in words. The
+/// sensitivity is the mechanism's own calibration: `s(phi) S / q` with `s = phi_max` (the
+/// paper's) or `max_n ||phi_n|| / sqrt(P)` (the realised weights, erratum 13).
 fn describe_mu(agg: &PrivateAggregator, pair: &RoundPair, round: usize) -> (f64, f64, String) {
     let sigma = agg.sigma(round);
     let phi_max = agg.weights().phi_max(round);
+    let scale = agg.mechanism().weight_scale(agg.weights().at(round).view());
     let mu_pair = pair.shift_norm() / sigma;
-    let mu_claim = agg.mechanism().sensitivity(phi_max) / sigma;
+    let mu_claim = agg.mechanism().sensitivity(scale) / sigma;
+    let calibration = agg.mechanism().calibration().name();
     let text = format!(
-        "; round {round}: sigma = z phi_max S / q (x grid slack) = {sigma:.4} (phi_max = {phi_max:.6}), the pair's mu = ||shift|| / sigma = {mu_pair:.4}, the claim's mu = phi_max S / (q sigma) = {mu_claim:.4} (ratio {:.4} = ||phi_target|| / (sqrt(P) phi_max): the sensitivity bound is reached only by an agent with equal weights in every sub-region)",
+        "; round {round}: calibration {calibration}, sigma = z s S / q (x grid slack) = {sigma:.4} (phi_max = {phi_max:.6}, s = {scale:.6}), the pair's mu = ||shift|| / sigma = {mu_pair:.4}, the claim's mu = s S / (q sigma) = {mu_claim:.4} (ratio {:.4} = ||phi_target|| / (sqrt(P) s): with s = phi_max the bound is reached only by an agent with equal weights in every sub-region)",
         mu_pair / mu_claim
     );
     (mu_pair, mu_claim, text)
@@ -185,17 +190,30 @@ fn describe_mu(agg: &PrivateAggregator, pair: &RoundPair, round: usize) -> (f64,
 /// claim is the [`PrivateAggregator`]'s (one round of the subsampled Gaussian, RDP orders
 /// 2..=33).
 pub(super) fn server_round(ctx: &Context) -> CheckResult {
-    let mech = SubsampledGaussian::new(1.0, CLIP, 1.0)?;
+    plain_round(ctx, WeightCalibration::PhiMax, UNIFORM_ROUND)
+}
+
+/// The `q = 1` audit of the realised-weights calibration ([`WeightCalibration::RowNorm`],
+/// erratum 13) in round [`ROUND`] (the most concentrated weights, where it removes a factor
+/// `sqrt(P)` of noise next to the paper's): agent 0's shift `||phi_0|| S / (sqrt(P) q)` is the
+/// calibration's sensitivity itself (every agent's weight row has the same norm), so the audit
+/// is tight, and a calibration that removed more noise than the bound allows would be flagged.
+pub(super) fn server_round_row_norm(ctx: &Context) -> CheckResult {
+    plain_round(ctx, WeightCalibration::RowNorm, ROUND)
+}
+
+fn plain_round(ctx: &Context, calibration: WeightCalibration, round: usize) -> CheckResult {
+    let mech = SubsampledGaussian::new(1.0, CLIP, 1.0)?.with_calibration(calibration);
     let agg = PrivateAggregator::new(audit_weights()?, mech.clone());
     let others = other_vectors(ctx.sub_seed("others"), AGENTS);
     let pair = RoundPair::new(
         &mech,
         agg.weights(),
-        UNIFORM_ROUND,
+        round,
         mech.clip_bound(SUB_REGIONS),
         Some(&others),
     )?;
-    let (mu_pair, mu_claim, text) = describe_mu(&agg, &pair, UNIFORM_ROUND);
+    let (mu_pair, mu_claim, text) = describe_mu(&agg, &pair, round);
     let n = ctx.mode.pick(200_000, 1_000_000);
     let cfg = AuditConfig::new(n, ALPHA, ctx.check_seed())
         .train(n / 4)
@@ -206,7 +224,8 @@ pub(super) fn server_round(ctx: &Context) -> CheckResult {
         ctx,
         CheckKind::Audit,
         format!(
-            "one release of Algorithm 1 (PrivateAggregator, N = {AGENTS}, P = {SUB_REGIONS}, M = {FEATURES}, S = {CLIP}, round-10 (equal) weights) for agent 0's vector at the bound S / sqrt(P) vs agent 0 absent: {}",
+            "one release of Algorithm 1 (PrivateAggregator, N = {AGENTS}, P = {SUB_REGIONS}, M = {FEATURES}, S = {CLIP}, round-{round} weights, calibration {}) for agent 0's vector at the bound S / sqrt(P) vs agent 0 absent: {}",
+            calibration.name(),
             agg.claim().subject
         ),
         &r,
@@ -215,7 +234,7 @@ pub(super) fn server_round(ctx: &Context) -> CheckResult {
     o.measured.push_str(&text);
     Ok(o.value("mu_pair", mu_pair)
         .value("mu_claim", mu_claim)
-        .value("sigma", agg.sigma(UNIFORM_ROUND)))
+        .value("sigma", agg.sigma(round)))
 }
 
 /// The subsampled round's audit and its verdict rule, shared with the wrong-accountant

@@ -34,6 +34,10 @@ pub const AREA: Area = Area {
 pub fn checks() -> Vec<Check> {
     vec![
         Check::new("dp-fts-de/audit/server-round", audits::server_round),
+        Check::new(
+            "dp-fts-de/audit/server-round-row-norm",
+            audits::server_round_row_norm,
+        ),
         Check::new("dp-fts-de/audit/subsampled-round", audits::subsampled_round),
         Check::new("dp-fts-de/control/no-clipping", controls::no_clipping),
         Check::new(
@@ -49,6 +53,22 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "dp-fts-de/control/de-broken-server",
             utility::de_broken_server,
+        ),
+        Check::new(
+            "dp-fts-de/utility/de-beats-ts-late",
+            utility::de_beats_ts_late,
+        ),
+        Check::new(
+            "dp-fts-de/control/de-late-broken-server",
+            utility::de_late_broken_server,
+        ),
+        Check::new(
+            "dp-fts-de/utility/fig4-noise-cause",
+            utility::fig4_noise_cause,
+        ),
+        Check::new(
+            "dp-fts-de/control/fig4-cause-placebo",
+            utility::fig4_cause_placebo,
         ),
         Check::new(
             "dp-fts-de/utility/privacy-tradeoff",

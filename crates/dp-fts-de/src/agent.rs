@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::beta::BetaSchedule;
 use crate::error::DpFtsDeError;
 use crate::features::SharedFeatures;
+use crate::local_step::{ExactPrior, LocalModel, LocalSettings, LocalStep, argmax, uniform_point};
 use crate::messages::{AgentVector, Broadcast};
 use crate::schedule::Exploration;
 
@@ -53,6 +54,11 @@ pub enum Choice {
 /// Random draws, in this order and only from the agent's own generator: `r`, then `z` when
 /// Thompson sampling; then `N(0, I_M)` for the vector. Initial points: a partial Fisher-Yates
 /// shuffle ([`FtsAgent::initial_points`]).
+///
+/// The local step can be replaced ([`FtsAgent::with_local`], [`LocalSettings`]): the exact GP
+/// of eq. (1), or the authors' fresh features per sample; a repeated query can be replaced by
+/// a uniformly random point (one more draw, after the choice). The vector sent is always the
+/// weight-space draw on the shared features.
 #[derive(Debug, Clone)]
 pub struct FtsAgent {
     features: Arc<SharedFeatures>,
@@ -61,6 +67,11 @@ pub struct FtsAgent {
     region: usize,
     gp: WeightSpaceGp,
     pending: Pending<usize>,
+    local: LocalModel,
+    replace_repeats: bool,
+    refit_every: Option<usize>,
+    xs: Vec<usize>,
+    ys: Vec<f64>,
 }
 
 impl FtsAgent {
@@ -86,7 +97,58 @@ impl FtsAgent {
             region,
             gp,
             pending: Pending::new(Reselect::Forbid),
+            local: LocalModel::WeightSpace,
+            replace_repeats: false,
+            refit_every: None,
+            xs: Vec::new(),
+            ys: Vec::new(),
         })
+    }
+
+    /// The same agent (before any observation) with another local step: `prior` is the shared
+    /// exact prior ([`ExactPrior::new`] on the domain with the preset's lengthscale), required by
+    /// [`LocalStep::ExactGp`]; `lengthscale` and `lambda` start the fresh-features model
+    /// (variance 1) until its first refit.
+    pub fn with_local(
+        mut self,
+        settings: LocalSettings,
+        prior: Option<Arc<ExactPrior>>,
+        lengthscale: f64,
+        lambda: f64,
+    ) -> Result<Self, DpFtsDeError> {
+        settings.check()?;
+        if !self.xs.is_empty() {
+            return Err(DpFtsDeError::Setting(
+                "the local step is set before the first observation".into(),
+            ));
+        }
+        self.local = match settings.step {
+            LocalStep::WeightSpace => LocalModel::WeightSpace,
+            LocalStep::ExactGp => {
+                let prior = prior.ok_or_else(|| {
+                    DpFtsDeError::Setting("the exact-GP step needs the shared prior".into())
+                })?;
+                validation::matching_dimension(
+                    "exact prior points (|X|)",
+                    self.features.n_points(),
+                    prior.gram().nrows(),
+                )?;
+                LocalModel::Exact {
+                    prior,
+                    lambda: validation::positive("lambda", lambda)?,
+                    chol: kernel::linalg::Cholesky::empty(),
+                }
+            }
+            LocalStep::FreshFeatures { features } => LocalModel::Fresh {
+                features,
+                lengthscale: validation::positive("lengthscale", lengthscale)?,
+                variance: 1.0,
+                lambda: validation::positive("lambda", lambda)?,
+            },
+        };
+        self.replace_repeats = settings.replace_repeats;
+        self.refit_every = settings.refit_every;
+        Ok(self)
     }
 
     /// The assigned sub-region.
@@ -148,15 +210,31 @@ impl FtsAgent {
             }
             _ => {
                 let beta = self.beta.get(self.gp.len());
-                let z: Array1<f64> = (0..self.features.dim())
-                    .map(|_| {
-                        let e: f64 = StandardNormal.sample(rng);
-                        beta * e
-                    })
-                    .collect();
-                let w = self.gp.sample_theta_with(z.view())?;
-                (self.features.argmax(w.view()), Choice::Thompson)
+                if let LocalModel::WeightSpace = self.local {
+                    let z: Array1<f64> = (0..self.features.dim())
+                        .map(|_| {
+                            let e: f64 = StandardNormal.sample(rng);
+                            beta * e
+                        })
+                        .collect();
+                    let w = self.gp.sample_theta_with(z.view())?;
+                    (self.features.argmax(w.view()), Choice::Thompson)
+                } else {
+                    let f = self.local.sample(
+                        self.features.domain().points(),
+                        &self.xs,
+                        &self.ys,
+                        beta,
+                        rng,
+                    )?;
+                    (argmax(&f), Choice::Thompson)
+                }
             }
+        };
+        let choice = if self.replace_repeats && self.xs.contains(&choice.0) {
+            (uniform_point(self.features.n_points(), rng), choice.1)
+        } else {
+            choice
         };
         self.pending.store(choice.0)?;
         Ok(choice)
@@ -175,6 +253,15 @@ impl FtsAgent {
         }
         validation::index_in("observed point", x, self.features.n_points())?;
         self.gp.observe(self.features.row(x), y)?;
+        self.local.observe(&self.xs, x)?;
+        self.xs.push(x);
+        self.ys.push(y);
+        if let Some(k) = self.refit_every
+            && self.xs.len().is_multiple_of(k)
+        {
+            self.local
+                .refit(self.features.domain().points(), &self.xs, &self.ys)?;
+        }
         if self.pending.is_pending() {
             self.pending.take()?;
         }

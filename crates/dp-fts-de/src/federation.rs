@@ -18,6 +18,7 @@ use crate::agent::{Choice, FtsAgent};
 use crate::beta::BetaSchedule;
 use crate::error::DpFtsDeError;
 use crate::features::SharedFeatures;
+use crate::local_step::{ExactPrior, LocalStep};
 use crate::messages::{AgentVector, Broadcast};
 use crate::params::DpFtsDeParams;
 use crate::problem::FederatedProblem;
@@ -174,7 +175,9 @@ pub fn run_federation(
     let mut server = if !params.federated {
         None
     } else if let Some(dp) = params.privacy {
-        let mech = SubsampledGaussian::new(dp.q, dp.clip, dp.z)?.with_sampler(dp.sampler);
+        let mech = SubsampledGaussian::new(dp.q, dp.clip, dp.z)?
+            .with_sampler(dp.sampler)
+            .with_calibration(dp.calibration);
         Some(CentralServer::private(
             weights.clone(),
             mech,
@@ -182,6 +185,13 @@ pub fn run_federation(
         )?)
     } else {
         Some(CentralServer::non_private(weights.clone())?)
+    };
+    let prior = match params.local.step {
+        LocalStep::ExactGp => Some(ExactPrior::new(
+            problem.domain().points(),
+            params.lengthscale,
+        )?),
+        _ => None,
     };
     let mut server_rng = Stream::Server.rng(base_seed, run);
     let mut agents: Vec<AgentState> = (0..n)
@@ -192,6 +202,12 @@ pub fn run_federation(
                     Arc::clone(&beta),
                     params.exploration,
                     weights.region_of(k).unwrap_or(0),
+                    params.lambda,
+                )?
+                .with_local(
+                    params.local,
+                    prior.clone(),
+                    params.lengthscale,
                     params.lambda,
                 )?,
                 rng: Stream::Agent(k).rng(base_seed, run),

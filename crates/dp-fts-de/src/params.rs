@@ -2,12 +2,14 @@
 //! baselines of Figs. 2, 4 and 5 as named variants.
 
 use privacy::Sampler;
+use privacy::mechanisms::WeightCalibration;
 use serde::{Deserialize, Serialize};
 use validation::{Valid, Validate};
 
 use crate::agent::Init;
 use crate::beta::BetaRule;
 use crate::error::DpFtsDeError;
+use crate::local_step::{LocalSettings, LocalStep};
 use crate::schedule::{Annealing, Exploration};
 use crate::weights::{SubRegionWeights, Weighting};
 
@@ -26,6 +28,12 @@ pub struct DpSettings {
     /// The noise sampler ([`Sampler::Hardened`] by default: exact Bernoulli subsampling and
     /// the discrete Gaussian; `P M` entries per round is cheap).
     pub sampler: Sampler,
+    /// How the noise follows the weights: the paper's `phi_max S / q`
+    /// ([`WeightCalibration::PhiMax`], the default) or the realised weights'
+    /// `max_n ||phi_n|| S / (sqrt(P) q)` ([`WeightCalibration::RowNorm`], erratum 13: the same
+    /// privacy claim with less noise whenever `P > 1` and the weights are not equal).
+    #[serde(default)]
+    pub calibration: WeightCalibration,
 }
 
 impl DpSettings {
@@ -37,6 +45,7 @@ impl DpSettings {
             clip,
             delta: None,
             sampler: Sampler::Hardened,
+            calibration: WeightCalibration::PhiMax,
         }
     }
 
@@ -75,6 +84,10 @@ pub struct DpFtsDeParams {
     pub federated: bool,
     /// `None`: a non-private server (FTS, FTS-DE).
     pub privacy: Option<DpSettings>,
+    /// The local Thompson step (line 6; erratum 14 and 15): the weight-space step on the shared
+    /// features by default.
+    #[serde(default)]
+    pub local: LocalSettings,
 }
 
 impl DpFtsDeParams {
@@ -101,6 +114,7 @@ impl DpFtsDeParams {
             init: Init::SubRegion,
             federated: true,
             privacy: Some(DpSettings::new(0.25, 1.0, 11.0)),
+            local: LocalSettings::default(),
         }
     }
 
@@ -127,6 +141,7 @@ impl DpFtsDeParams {
             init: Init::SubRegion,
             federated: true,
             privacy: Some(DpSettings::new(0.35, 1.0, 22.0)),
+            local: LocalSettings::default(),
         }
     }
 
@@ -136,6 +151,28 @@ impl DpFtsDeParams {
         Self {
             exploration: Exploration::InverseSquare,
             lambda: 1.0 + 2.0 / self.iterations.max(1) as f64,
+            ..self
+        }
+    }
+
+    /// The same with the paper's exact-GP local step (eq. (1), [`LocalStep::ExactGp`]).
+    pub fn exact_gp(self) -> Self {
+        Self {
+            local: LocalSettings {
+                step: LocalStep::ExactGp,
+                ..self.local
+            },
+            ..self
+        }
+    }
+
+    /// The same with the authors' local practices ([`LocalSettings::AUTHORS`]: 100 fresh
+    /// features per sample, repeated queries replaced, hyperparameters refitted every 5
+    /// observations) and `beta = 1` (erratum 15).
+    pub fn authors(self) -> Self {
+        Self {
+            local: LocalSettings::AUTHORS,
+            beta: BetaRule::Constant(1.0),
             ..self
         }
     }
@@ -181,6 +218,15 @@ impl DpFtsDeParams {
             weighting: Weighting::Equal,
             init: Init::WholeDomain,
             privacy: Some(DpSettings { clip, ..dp }),
+            ..self
+        }
+    }
+
+    /// The same with the noise calibrated by `calibration` (a private setting is required:
+    /// without one this is the setting unchanged).
+    pub fn with_calibration(self, calibration: WeightCalibration) -> Self {
+        Self {
+            privacy: self.privacy.map(|dp| DpSettings { calibration, ..dp }),
             ..self
         }
     }
@@ -240,6 +286,7 @@ impl Validate for DpFtsDeParams {
         validation::positive("lengthscale", self.lengthscale)?;
         validation::positive("lambda", self.lambda)?;
         validation::positive("softmax constant a", self.a)?;
+        self.local.check()?;
         if self.sub_regions == 0 {
             return Err(DpFtsDeError::Setting(
                 "the number of sub-regions P must be at least 1, got 0".into(),

@@ -38,7 +38,9 @@ pub struct PrivacyLoss {
 /// `n`'s clipped vector `omega_hat_n` (`||omega_hat_n|| <= S / sqrt(P)`, line 9) enters the
 /// joint output `(omega^(i))_i` as `(phi_n^(i) omega_hat_n / q)_i` (line 10), of L2 norm
 /// `sqrt(sum_i (phi_n^(i))^2) ||omega_hat_n|| / q <= sqrt(P) phi_max (S / sqrt(P)) / q =
-/// phi_max S / q`, and the noise of line 11 is `z` times that per coordinate: the
+/// phi_max S / q`, and the noise of line 11 is `z` times that per coordinate (the paper's
+/// calibration; [`privacy::mechanisms::WeightCalibration::RowNorm`] stops one step earlier, at
+/// `max_n ||phi_n|| S / (sqrt(P) q)`, erratum 13): the
 /// Poisson-subsampled Gaussian mechanism with rate `q` and noise multiplier `z`
 /// ([`SubsampledGaussian`]), whose claim this is. Over `T` rounds the whole sequence of one
 /// agent's vectors is present or absent; the rounds compose (each round is that mechanism
@@ -88,10 +90,12 @@ impl PrivateAggregator {
         &self.mechanism
     }
 
-    /// The noise standard deviation of round `t`: `z phi_max(t) S / q` (times the hardened
-    /// sampler's grid slack).
+    /// The noise standard deviation of round `t`: `z s(phi(t)) S / q` with the mechanism's
+    /// weight factor (`phi_max(t)` in the paper's calibration), times the hardened sampler's
+    /// grid slack.
     pub fn sigma(&self, t: usize) -> f64 {
-        self.mechanism.sigma(self.weights.phi_max(t))
+        self.mechanism
+            .sigma(self.mechanism.weight_scale(self.weights.at(t).view()))
     }
 
     /// The round's noise-to-signal ratio `sigma_t / s_t` (a private diagnostic, never

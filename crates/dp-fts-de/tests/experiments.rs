@@ -8,7 +8,7 @@ use bandit::experiment::{self, ExperimentError, FigureResult, Metric, Options, P
 use dp_fts_de::DpFtsDeParams;
 use dp_fts_de::experiments::{
     Dai2021, PAPER_EPSILON_Q, PAPER_EPSILON_Z, Problem, REAL_WORLD_RUNS, SYNTHETIC_DRAWS,
-    draw_problems, load_problem, panels, run_curve,
+    draw_problems, load_problem, panels, run_curve, with_local_preset,
 };
 use privacy::accountant::paper_preset_epsilon;
 
@@ -109,7 +109,7 @@ fn the_budgets_are_the_papers() {
             );
         }
     }
-    assert_eq!(SYNTHETIC_DRAWS, 20);
+    assert_eq!(SYNTHETIC_DRAWS, 60);
     let syn = DpFtsDeParams::synthetic();
     assert_eq!((syn.n_init, syn.iterations), (10, 40));
 }
@@ -174,6 +174,25 @@ fn a_run_is_bit_identical_for_any_thread_count() {
             .install(|| run_curve(&problems, &params, &config).unwrap())
     };
     assert_eq!(run(1), run(3));
+    // Every local step (erratum 14, 15) is thread-invariant too, and each changes the run.
+    for name in ["exact-gp", "authors"] {
+        let local = with_local_preset(params, Some(name)).unwrap();
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run_curve(&problems, &local, &config).unwrap())
+        };
+        let one = run(1);
+        assert_eq!(one, run(2), "{name}");
+        assert_ne!(
+            one.0.trials,
+            run_curve(&problems, &params, &config).unwrap().0.trials,
+            "{name}"
+        );
+    }
+    assert!(with_local_preset(params, Some("no-such-step")).is_err());
     // One problem for two runs is accepted; two problems for three runs are not.
     assert!(run_curve(&problems[..1], &params, &config).is_ok());
     let three = Options::new(3, 12, 11, default_data_dir())

@@ -14,6 +14,7 @@ use dp_fts_de::{
 use ndarray::Array2;
 use privacy::Mechanism;
 use privacy::accountant::paper_preset_epsilon;
+use privacy::mechanisms::WeightCalibration;
 use privacy::mechanisms::subsampled::SubsampledGaussian;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -320,13 +321,37 @@ fn the_noise_to_signal_ratio_is_sigma_over_the_clean_aggregate() {
         1.3 * weights.phi_max(t) * 2f64.sqrt() / 0.5,
         max_relative = 1e-5
     );
-    let mut server = CentralServer::private(weights.clone(), mech, 1e-5).unwrap();
+    let mut server = CentralServer::private(weights.clone(), mech.clone(), 1e-5).unwrap();
     server
         .aggregate(t, vectors.clone(), &mut ChaCha20Rng::seed_from_u64(3))
         .unwrap();
     let got = server.noise_to_signal();
     assert_eq!(got.len(), 1);
     assert_relative_eq!(got[0], sigma / rms, max_relative = 1e-12);
+    // The realised-weights calibration: z max_n ||phi_n|| S / (sqrt(P) q), below phi_max's
+    // (the non-adaptive weights differ across the two sub-regions).
+    let row = w
+        .rows()
+        .into_iter()
+        .map(|r| r.dot(&r).sqrt())
+        .fold(0.0, f64::max);
+    let tight_sigma = 1.3 * row / 2f64.sqrt() * 2f64.sqrt() / 0.5;
+    assert!(tight_sigma < 0.75 * sigma, "{tight_sigma} vs {sigma}");
+    let tight = mech.with_calibration(WeightCalibration::RowNorm);
+    let mut server = CentralServer::private(weights.clone(), tight, 1e-5).unwrap();
+    assert_relative_eq!(
+        server.private_round().unwrap().sigma(t),
+        tight_sigma,
+        max_relative = 1e-5
+    );
+    server
+        .aggregate(t, vectors.clone(), &mut ChaCha20Rng::seed_from_u64(3))
+        .unwrap();
+    assert_relative_eq!(
+        server.noise_to_signal()[0],
+        server.private_round().unwrap().sigma(t) / rms,
+        max_relative = 1e-12
+    );
     let mut exact = CentralServer::non_private(weights).unwrap();
     exact
         .aggregate(t, vectors, &mut ChaCha20Rng::seed_from_u64(3))

@@ -15,7 +15,10 @@ pub use features::{
     AdditiveFeatures, FeatureMap, NormalizedRandomFourierFeatures, NystromEmbedding,
     QuadratureFourierFeatures, RandomFourierFeatures, SpectralKernel,
 };
-pub use gp::{ExactGp, FiniteDomainGp, WeightSpaceGp};
+pub use gp::{
+    ExactGp, FiniteDomainGp, SeBounds, SeFit, WeightSpaceGp, fit_squared_exponential,
+    log_marginal_likelihood,
+};
 pub use kernels::{
     Kernel, Lengthscales, Linear, Matern, MaternNu, Precomputed, Product, SquaredExponential,
 };

@@ -115,6 +115,47 @@ fn subsampled_aggregation_by_hand() {
     assert!(m.composed_claim(40).is_ok());
 }
 
+/// The realised-weights calibration: `s = max_n ||phi_n||_2 / sqrt(P)`, by hand, never above
+/// `phi_max`, equal to it for equal weights; the aggregate's noise uses it, the claim does not
+/// change.
+#[test]
+fn row_norm_calibration_uses_the_largest_weight_row() {
+    use privacy::mechanisms::WeightCalibration;
+    let m = SubsampledGaussian::new(0.5, 2.0, 1.5).unwrap();
+    let r = m.clone().with_calibration(WeightCalibration::RowNorm);
+    // Two participants, P = 2: rows (0.6, 0.1) and (0.4, 0.9).
+    let w = array![[0.6, 0.1], [0.4, 0.9]];
+    assert_eq!(m.weight_scale(w.view()), 0.9);
+    let expected = (0.4f64 * 0.4 + 0.9 * 0.9).sqrt() / 2f64.sqrt();
+    assert_relative_eq!(r.weight_scale(w.view()), expected, max_relative = 1e-15);
+    assert!(expected < 0.9);
+    // Equal weights: both give phi_max.
+    let eq = array![[0.5, 0.5], [0.5, 0.5]];
+    assert_relative_eq!(r.weight_scale(eq.view()), 0.5, max_relative = 1e-15);
+    // sigma = z s S / q; the claim is the same curve with the profile in its description.
+    let t = r.clone().with_sampler(Sampler::Textbook);
+    assert_relative_eq!(
+        t.sigma(expected),
+        1.5 * expected * 2.0 / 0.5,
+        max_relative = 1e-15
+    );
+    assert_eq!(r.claim().guarantee, m.claim().guarantee);
+    assert!(r.claim().subject.contains("calibration=row_norm"));
+    assert!(!m.claim().subject.contains("calibration"));
+    // The release's noise level follows the calibration.
+    let v = array![[1.0, 0.0], [0.0, 1.0]];
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let a = r
+        .aggregate_with_subsample(v.view(), w.view(), &mut rng)
+        .unwrap();
+    assert_relative_eq!(a.sigma, r.sigma(expected), max_relative = 1e-15);
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let b = m
+        .aggregate_with_subsample(v.view(), w.view(), &mut rng)
+        .unwrap();
+    assert_relative_eq!(b.sigma, m.sigma(0.9), max_relative = 1e-15);
+}
+
 #[test]
 fn exponential_mechanism_law_and_power() {
     let u = [0.0, 1.0, 2.0, 3.0, 0.5];

@@ -95,6 +95,7 @@ use bandit::experiment::{
 };
 
 use crate::error::DpFtsDeError;
+use crate::params::DpFtsDeParams;
 
 /// The reproduction of Sec. 5 and App. B: the [`panels`], each curve a [`run_curve`], with
 /// the paper's budgets, simple-regret curves with standard-error bands from iteration `-9`,
@@ -112,6 +113,31 @@ impl Dai2021 {
     }
 }
 
+/// The local-step presets `--preset` names: every curve's local step (line 6) replaced.
+pub const LOCAL_PRESETS: [&str; 3] = ["weight-space", "exact-gp", "authors"];
+
+/// The setting of a curve under the local-step preset `name` (`None` or `weight-space`: the
+/// curve as it is; `exact-gp`: [`DpFtsDeParams::exact_gp`]; `authors`:
+/// [`DpFtsDeParams::authors`]).
+///
+/// # Errors
+/// [`ExperimentError::UnknownVariant`] for another name.
+pub fn with_local_preset(
+    params: DpFtsDeParams,
+    name: Option<&str>,
+) -> Result<DpFtsDeParams, ExperimentError> {
+    match name {
+        None | Some("weight-space") => Ok(params),
+        Some("exact-gp") => Ok(params.exact_gp()),
+        Some("authors") => Ok(params.authors()),
+        Some(other) => Err(ExperimentError::UnknownVariant {
+            paper: "dp-fts-de",
+            variant: other.to_string(),
+            known: LOCAL_PRESETS.join(","),
+        }),
+    }
+}
+
 impl PaperExperiments for Dai2021 {
     fn name(&self) -> &'static str {
         "dp-fts-de"
@@ -125,11 +151,16 @@ impl PaperExperiments for Dai2021 {
         panels().iter().map(|p| p.figure().clone()).collect()
     }
 
-    fn parameters(&self, _options: &Options) -> Result<Parameters, ExperimentError> {
+    fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
+        let mut records: Vec<PanelRecord> = panels().iter().map(PanelRecord::of).collect();
+        for c in records.iter_mut().flat_map(|r| r.curves.iter_mut()) {
+            c.params = with_local_preset(c.params, options.variant())?;
+        }
         Parameters::json(
             "per figure: the problem, runs, queries per agent (N_init + T) and every curve's \
-             DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs)",
-            &panels().iter().map(PanelRecord::of).collect::<Vec<_>>(),
+             DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs; the \
+             local step of `--preset`, if any)",
+            &records,
         )
     }
 
@@ -153,14 +184,19 @@ impl PaperExperiments for Dai2021 {
             )
             .map_err(setup)?,
         );
+        let preset = options.variant();
         for (_, params) in panel.curves() {
+            with_local_preset(*params, preset)?;
             with_horizon(params, config.horizon)
                 .and_then(|p| p.validate(problems[0].n_agents()))
                 .map_err(setup)
                 .map(drop)?;
         }
+        let preset = preset.map(str::to_string);
         panel.runs_with_diagnostics(figure, |&params| {
             let problems = Arc::clone(&problems);
+            // Checked above for every curve of the panel.
+            let params = with_local_preset(params, preset.as_deref()).unwrap_or(params);
             move || run_curve(&problems, &params, &config)
         })
     }
@@ -178,6 +214,22 @@ impl PaperExperiments for Dai2021 {
 
     fn budget(&self, figure: &experiment::Figure) -> Option<Budget> {
         Self::panel(figure.id).ok().and_then(|p| p.budget())
+    }
+
+    /// The local-step presets ([`LOCAL_PRESETS`]): `--preset NAME` runs every curve with that
+    /// local step (erratum 14 and 15); the weight-space step without one.
+    fn variants(&self) -> &'static [&'static str] {
+        &LOCAL_PRESETS
+    }
+
+    /// The figures [`Options::only`] selects; a `--preset` is a local step for every curve (not
+    /// a filter of curve labels), so every curve is kept. An unknown preset is refused.
+    fn select_figures(
+        &self,
+        options: &Options,
+    ) -> Result<Vec<experiment::Figure>, ExperimentError> {
+        with_local_preset(DpFtsDeParams::synthetic(), options.variant())?;
+        experiment::select_only(self.name(), self.figures(), options.only())
     }
 
     fn summary_section(&self, results: &[FigureResult]) -> Option<String> {

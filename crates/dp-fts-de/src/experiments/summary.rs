@@ -162,6 +162,33 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
         }
     }
 
+    // Fig. 4's curves and ablations: each private curve's loss (the z = 0.4 ablation pays for
+    // its lower noise with a larger one).
+    if let Some(r) = find("fig4")
+        && let Ok(panel) = experiment::find_panel(&all, "dp-fts-de", "fig4")
+    {
+        let _ = write!(
+            md,
+            "\n### Privacy losses of Fig. 4's curves (delta = 200^-1.1)\n\n\
+             | curve | q | z | calibration | releases | ours | PLD |\n|---|---|---|---|---|---|---|\n"
+        );
+        for (c, (_, params)) in r.curves.iter().zip(panel.curves()) {
+            let Some(dp) = params.privacy else { continue };
+            let steps = (c.batch.config.horizon - params.n_init) as u64;
+            let ours = diag(c, EPSILON).first().copied();
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {steps} | {} | {} |",
+                c.label,
+                dp.q,
+                dp.z,
+                dp.calibration.name(),
+                ours.map_or("-".into(), |e| format!("{e:.2}")),
+                pld(dp.q, dp.z, steps, delta_syn).map_or("-".into(), |e| format!("{e:.2}"))
+            );
+        }
+    }
+
     // Fig. 3a: privacy vs utility on the stand-in.
     if let Some(r) = find("fig3a") {
         let rw = DpFtsDeParams::real_world();

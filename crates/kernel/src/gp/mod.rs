@@ -1,6 +1,8 @@
 //! Gaussian-process posteriors: exact (function space, [`ExactGp`]) and weight space
 //! (feature space, [`WeightSpaceGp`]), and the exact posterior on a fixed finite candidate set
-//! updated in O(min(t, n) n) per observation ([`FiniteDomainGp`]).
+//! updated in O(min(t, n) n) per observation ([`FiniteDomainGp`]); the log marginal likelihood
+//! ([`log_marginal_likelihood`]) and a maximum-marginal-likelihood fit of the squared-exponential
+//! kernel ([`fit_squared_exponential`]).
 //!
 //! # Convention
 //!
@@ -20,10 +22,15 @@
 
 mod exact;
 mod finite_domain;
+mod marginal_likelihood;
 mod weight_space;
 
 pub use exact::ExactGp;
 pub use finite_domain::{FiniteDomainGp, REFRESH_PERIOD_PER_CANDIDATE, Regime};
+pub use marginal_likelihood::{
+    SE_FIT_GRID_LAMBDAS, SE_FIT_GRID_LENGTHSCALES, SE_FIT_GRID_RATIOS, SE_FIT_GRID_VARIANCES,
+    SeBounds, SeFit, fit_squared_exponential, log_marginal_likelihood,
+};
 pub use weight_space::WeightSpaceGp;
 
 use crate::error::KernelError;

@@ -23,5 +23,7 @@ pub use sensitivity::{
     Neighbouring, SensitivityBound, outer_product_sensitivity, packed_outer_product_sensitivity,
     packed_worst_pair,
 };
-pub use subsampled::{AggregateWithSubsample, NoisyAggregate, Participants, SubsampledGaussian};
+pub use subsampled::{
+    AggregateWithSubsample, NoisyAggregate, Participants, SubsampledGaussian, WeightCalibration,
+};
 pub use tree::{StreamShape, TreeAggregation, node_sigma, tree_levels};

@@ -11,7 +11,36 @@ use crate::error::{InputError, PrivacyError};
 use crate::mechanism::Mechanism;
 use crate::params::{NoiseMultiplier, SamplingRate, Sensitivity};
 use crate::sampler::{Grid, NoiseSampler, Norm, Sampler};
+use serde::{Deserialize, Serialize};
 use validation::{finite, non_negative, positive};
+
+/// How the noise of a round is calibrated to the participants' weights: the factor `s(phi)` in
+/// the sensitivity `s(phi) S / q` of the joint output (see [`SubsampledGaussian`],
+/// "Calibration"). Both profiles are `(q, z)`-subsampled Gaussian rounds with the same claim;
+/// they differ in how much noise that claim needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeightCalibration {
+    /// The paper's (DP-FTS-DE Sec. 3.3, App. A): `s = phi_max = max_{n,i} phi_n^(i)`. Private;
+    /// loose whenever a participant's weights differ across the `P` aggregates.
+    #[default]
+    PhiMax,
+    /// The realised weights: `s = max_n ||phi_n||_2 / sqrt(P)`, the largest L2 norm of a
+    /// participant's weight row over `sqrt(P)`. Private with the same claim, and never more
+    /// noise than [`WeightCalibration::PhiMax`] (`||phi_n||_2 <= sqrt(P) phi_max`); equal to
+    /// it when some participant has the same weight `phi_max` in every aggregate.
+    RowNorm,
+}
+
+impl WeightCalibration {
+    /// The profile's name, as in the claim's description.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PhiMax => "phi_max",
+            Self::RowNorm => "row_norm",
+        }
+    }
+}
 
 /// Poisson-subsampled Gaussian aggregation of `N` participants' vectors into `P` weighted
 /// aggregates (one per sub-region in DP-FTS-DE; `P = 1` is DP-FedAvg).
@@ -40,6 +69,7 @@ pub struct SubsampledGaussian {
     clip: f64,
     z: NoiseMultiplier,
     sampler: Sampler,
+    calibration: WeightCalibration,
     /// The one-step RDP `eps(alpha)` at [`RDP_ORDERS`], computed once at construction.
     one_step_rdp: Vec<f64>,
 }
@@ -115,6 +145,7 @@ impl SubsampledGaussian {
             clip,
             z,
             sampler: Sampler::Hardened,
+            calibration: WeightCalibration::PhiMax,
             one_step_rdp,
         })
     }
@@ -130,6 +161,41 @@ impl SubsampledGaussian {
         self.sampler
     }
 
+    /// Calibrate the noise by another [`WeightCalibration`] (the claim is the same).
+    pub fn with_calibration(mut self, calibration: WeightCalibration) -> Self {
+        self.calibration = calibration;
+        self
+    }
+
+    /// The calibration in use.
+    pub fn calibration(&self) -> WeightCalibration {
+        self.calibration
+    }
+
+    /// The calibration's weight factor `s(phi)` of `N x P` weights (rows are participants):
+    /// `phi_max`, or `max_n ||phi_n||_2 / sqrt(P)` ([`WeightCalibration`]). For weights a
+    /// release accepts (finite, non-negative, positive maximum; a release checks them).
+    pub fn weight_scale(&self, weights: ArrayView2<'_, f64>) -> f64 {
+        let phi_max = weights.iter().fold(0.0f64, |m, &w| m.max(w));
+        self.scale_of(weights, phi_max)
+    }
+
+    fn scale_of(&self, weights: ArrayView2<'_, f64>, phi_max: f64) -> f64 {
+        match self.calibration {
+            WeightCalibration::PhiMax => phi_max,
+            WeightCalibration::RowNorm => {
+                let p = weights.ncols().max(1) as f64;
+                let row = weights
+                    .rows()
+                    .into_iter()
+                    .map(|r| r.dot(&r).sqrt())
+                    .fold(0.0f64, f64::max);
+                // Never above phi_max, also after rounding (the bound is ||phi_n|| <= sqrt(P) phi_max).
+                (row / p.sqrt()).min(phi_max)
+            }
+        }
+    }
+
     /// The sampling rate.
     pub fn q(&self) -> f64 {
         self.q.get()
@@ -140,14 +206,16 @@ impl SubsampledGaussian {
         self.z.get()
     }
 
-    /// The L2 sensitivity of the joint output: `phi_max S / q`.
-    pub fn sensitivity(&self, phi_max: f64) -> f64 {
-        phi_max * self.clip / self.q.get()
+    /// The L2 sensitivity of the joint output, `s S / q`, for the weight factor `s`
+    /// ([`Self::weight_scale`]; `phi_max` in the paper's calibration).
+    pub fn sensitivity(&self, scale: f64) -> f64 {
+        scale * self.clip / self.q.get()
     }
 
-    /// The noise standard deviation `z phi_max S / q` (times `1 + GRID_SLACK` when hardened).
-    pub fn sigma(&self, phi_max: f64) -> f64 {
-        self.z.get() * self.sensitivity(phi_max) * self.sampler.sensitivity_factor()
+    /// The noise standard deviation `z s S / q` for the weight factor `s` (times
+    /// `1 + GRID_SLACK` when hardened).
+    pub fn sigma(&self, scale: f64) -> f64 {
+        self.z.get() * self.sensitivity(scale) * self.sampler.sensitivity_factor()
     }
 
     /// The claim of one round ([`Mechanism::claim`]): the RDP curve of the Poisson-subsampled
@@ -172,9 +240,14 @@ impl SubsampledGaussian {
     }
 
     fn claim_from(&self, steps: f64, guarantee: Guarantee) -> PrivacyClaim {
+        // The paper's calibration keeps the description it always had.
+        let calibration = match self.calibration {
+            WeightCalibration::PhiMax => String::new(),
+            c => format!(", calibration={}", c.name()),
+        };
         PrivacyClaim::new(
             format!(
-                "subsampled_gaussian(q={}, z={}, S={}, steps={steps}, sampler={})",
+                "subsampled_gaussian(q={}, z={}, S={}, steps={steps}, sampler={}{calibration})",
                 self.q,
                 self.z,
                 self.clip,
@@ -309,8 +382,9 @@ impl SubsampledGaussian {
             .collect::<Result<_, _>>()?;
         let exact =
             self.aggregate_with(vectors, weights, &selected, Array2::zeros((p, m)).view())?;
-        let sigma = self.sigma(phi_max);
-        let grid = Grid::for_sensitivity(self.sensitivity(phi_max), p * m, Norm::L2)?;
+        let scale = self.scale_of(weights, phi_max);
+        let sigma = self.sigma(scale);
+        let grid = Grid::for_sensitivity(self.sensitivity(scale), p * m, Norm::L2)?;
         let mut out = Array2::zeros((p, m));
         for (o, &x) in out.iter_mut().zip(exact.iter()) {
             *o = self.sampler.perturb_gaussian(x, sigma, grid, rng)?;
