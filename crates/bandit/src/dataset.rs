@@ -237,12 +237,18 @@ pub struct FederatedTable {
     pub accuracy: Array2<f64>,
 }
 
-/// Load the federated SVM-tuning table from `data_dir`. Checks that every agent lists the same
-/// grid in the same order, that agents are numbered `0..N` in blocks, and that accuracies lie
-/// in `[0, 1]`.
+/// Load the federated SVM-tuning table from `data_dir` ([`federated_table`]).
 pub fn federated_svm_digits(data_dir: &Path) -> Result<FederatedTable, BanditError> {
-    let (names, table) = read_table(data_dir, FEDERATED_SVM_DIGITS, 0)?;
-    let path = data_dir.join(FEDERATED_SVM_DIGITS);
+    federated_table(&data_dir.join(FEDERATED_SVM_DIGITS))
+}
+
+/// Load a federated tuning table in the layout of `federated_svm_digits.csv` from `path`:
+/// columns `agent`, `x1`, `x2` and `accuracy` (others ignored), agents numbered `0..N` in
+/// blocks, each listing the same grid in the same order. Checks that layout and that
+/// accuracies lie in `[0, 1]`.
+pub fn federated_table(path: &Path) -> Result<FederatedTable, BanditError> {
+    let (names, table) = read_table_at(path, 0)?;
+    let path = path.to_path_buf();
     let fmt = |reason: String| BanditError::DataFormat {
         path: path.clone(),
         reason,
@@ -379,6 +385,12 @@ fn read_table(
     if !path.is_file() {
         return Err(BanditError::DataMissing { path, file });
     }
+    read_table_at(&path, skip_cols)
+}
+
+/// [`read_table`] of the file at `path` (a missing file is a [`BanditError::DataIo`]).
+fn read_table_at(path: &Path, skip_cols: usize) -> Result<(Vec<String>, Array2<f64>), BanditError> {
+    let path = path.to_path_buf();
     let text = std::fs::read_to_string(&path).map_err(|source| BanditError::DataIo {
         path: path.clone(),
         source,

@@ -27,14 +27,17 @@ pub enum Problem {
         /// `alpha`.
         alpha: f64,
     },
-    /// The landmine stand-in ([`FederatedProblem::svm_digits`]), `N = 29`.
+    /// The landmine stand-in ([`FederatedProblem::svm_digits`]), `N = 29`: the easy case.
     SvmDigits,
+    /// The harder stand-in committed in the repository ([`FederatedProblem::noisy_digits`]),
+    /// `N = 20`, where random search is far from the best.
+    NoisyDigits,
 }
 
 impl Problem {
     /// Whether the problem is random (a new draw per run, module docs) rather than a data set.
     pub fn is_random(self) -> bool {
-        !matches!(self, Self::SvmDigits)
+        !matches!(self, Self::SvmDigits | Self::NoisyDigits)
     }
 
     /// The framework's description of its draws.
@@ -74,6 +77,7 @@ pub fn load_problem(
             FederatedProblem::heterogeneous(HETEROGENEOUS_AGENTS, alpha, &mut rng(k))
         }
         Problem::SvmDigits => FederatedProblem::svm_digits(data_dir),
+        Problem::NoisyDigits => FederatedProblem::noisy_digits(),
     }
 }
 
