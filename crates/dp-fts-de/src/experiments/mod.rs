@@ -9,7 +9,7 @@
 //! | `fig2d` | DP-FTS-DE, `z in {1, 1.2, 1.5}`, `q = 0.25` (Fig. 2d) | synthetic | 60 draws x (10 + 40) |
 //! | `fig4` | DP-FTS `S = 8` vs DP-FTS-DE `S = 11`, `z = 1` (Fig. 4) | synthetic | 60 draws x (10 + 40) |
 //! | `fig5` | FTS-DE vs equal weights vs whole-domain initialisation (Fig. 5) | synthetic | 60 draws x (10 + 40) |
-//! | `fig6` | DP-FTS-DE, `P in {1, 2, 3, 4}`, `q = 0.25`, `z = 1`, `S = 11` (Fig. 6) | synthetic | 60 draws x (10 + 40) |
+//! | `fig6` | DP-FTS-DE, `P in {1, 2, 3, 4}`, `q = 0.25`, `z = 1`, `S = 11` (Fig. 6), and `P = 4` at `S = 22`, `z = 0.5` (the same noise, a wider clip) | synthetic | 60 draws x (10 + 40) |
 //! | `fig7a`, `fig7b` | TS, FTS-DE with `1 - p_t = 1/sqrt(t)` and `1/t` (Fig. 7) | heterogeneous, `N = 50`, `alpha = 0.7, 1` | 60 draws x (10 + 40) |
 //! | `fig12a` | TS, DP-FTS-DE adaptive vs non-adaptive weights (Fig. 12a) | synthetic | 60 draws x (10 + 40) |
 //! | `fig3a` | DP-FTS-DE, `z in {1, 1.6, 2, 3, 4}` (`q = 0.35`), `q in {0.1, ..., 0.25}` (`z = 1`) (Fig. 3a) | SVM digits, `N = 29` | 50 x (10 + 60) |

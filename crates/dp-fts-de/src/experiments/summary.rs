@@ -162,14 +162,16 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
         }
     }
 
-    // Fig. 4's curves and ablations: each private curve's loss (the z = 0.4 ablation pays for
-    // its lower noise with a larger one).
-    if let Some(r) = find("fig4")
-        && let Ok(panel) = experiment::find_panel(&all, "dp-fts-de", "fig4")
-    {
+    // The curves and ablations of Fig. 4 and Fig. 6: each private curve's loss (the z = 0.4
+    // and z = 0.5 ablations pay for their lower noise or wider clip with a larger one).
+
+    for id in ["fig4", "fig6"] {
+        let (Some(r), Ok(panel)) = (find(id), experiment::find_panel(&all, "dp-fts-de", id)) else {
+            continue;
+        };
         let _ = write!(
             md,
-            "\n### Privacy losses of Fig. 4's curves (delta = 200^-1.1)\n\n\
+            "\n### Privacy losses of {id}'s curves (delta = 200^-1.1)\n\n\
              | curve | q | z | calibration | releases | ours | PLD |\n|---|---|---|---|---|---|---|\n"
         );
         for (c, (_, params)) in r.curves.iter().zip(panel.curves()) {
