@@ -7,6 +7,7 @@
 use dp_fts_de::{PrivateAggregator, RoundInput};
 use ndarray::Array2;
 use privacy::Mechanism;
+use privacy::mechanisms::WeightCalibration;
 use privacy::mechanisms::subsampled::SubsampledGaussian;
 use privacy::sampler::{Grid, NoiseSampler, Norm, Sampler};
 use rand_chacha::ChaCha20Rng;
@@ -149,6 +150,33 @@ pub(super) fn mean_weight_noise(ctx: &Context) -> CheckResult {
         real_mech.clip_bound(p),
         &format!(
             "with the noise scaled by the mean weight 1/N = {mean_weight} instead of phi_max = {phi_max:.6} (sigma {sigma:.4} instead of {:.4}), agent 0's vector at the bound vs absent",
+            real.sigma(ROUND)
+        ),
+    )
+}
+
+/// The realised-weights calibration with the row norm divided by `P` instead of `sqrt(P)`:
+/// noise `z max_n ||phi_n|| S / (P q)`, `1 / sqrt(P)` of what the bound
+/// `max_n ||phi_n|| S / (sqrt(P) q)` needs (erratum 13), vectors clipped as they should be. As
+/// for the mean-weight control, `P = 8` (`N = 16`, round 0: the pair's `mu` is `sqrt(8) = 2.83`
+/// times the claim's) so that the quick budget certifies it. Pair: agent 0 at the bound vs
+/// absent; the claim is the real `RowNorm` mechanism's.
+pub(super) fn row_norm_over_p(ctx: &Context) -> CheckResult {
+    let real_mech =
+        SubsampledGaussian::new(1.0, CLIP, 1.0)?.with_calibration(WeightCalibration::RowNorm);
+    let p = MEAN_WEIGHT_REGIONS;
+    let real = PrivateAggregator::new(weights_for(2 * p, p)?, real_mech.clone());
+    let w = real.weights().at(ROUND);
+    let scale = real_mech.weight_scale(w.view());
+    let sigma = real_mech.sigma(scale / (p as f64).sqrt());
+    let broken = broken_release(&real_mech, &real_mech, scale, &w, sigma)?;
+    q1_control(
+        ctx,
+        &real,
+        broken,
+        real_mech.clip_bound(p),
+        &format!(
+            "with the realised-weights noise divided by P instead of sqrt(P) (sigma {sigma:.4} instead of {:.4}), agent 0's vector at the bound vs absent",
             real.sigma(ROUND)
         ),
     )

@@ -45,6 +45,10 @@ pub fn checks() -> Vec<Check> {
             controls::mean_weight_noise,
         ),
         Check::new(
+            "dp-fts-de/control/row-norm-over-p",
+            controls::row_norm_over_p,
+        ),
+        Check::new(
             "dp-fts-de/control/wrong-q-accountant",
             controls::wrong_q_accountant,
         ),

@@ -1,6 +1,8 @@
 //! Utility on the synthetic problem (Sec. 5.1, App. B.1.1, `N = 200`): FTS-DE beats standard
-//! TS (Fig. 2a), and DP-FTS-DE's regret grows as the privacy gets stronger (Fig. 2c: a
-//! smaller `q` is worse); each with a positive control that the same test must not certify.
+//! TS early and at the end (Fig. 2a), DP-FTS-DE's regret grows as the privacy gets stronger
+//! (Fig. 2c: a smaller `q` is worse), and DP-FTS-DE's early regret falls when only its noise
+//! falls to DP-FTS's level (Fig. 4); each with a positive control or placebo that the same
+//! test must not certify.
 //!
 //! # The test
 //!
@@ -13,9 +15,10 @@
 //! is `<= ALPHA`; INCONCLUSIVE otherwise. Ties count against arm A. Distribution-free: the
 //! false-PASS probability is at most `ALPHA` for any distribution of the runs.
 //!
-//! Both statistics use iterations `t = 1..=10` only, so the runs stop at `T = 10` (the first
-//! 10 iterations of a `T = 40` run are bit-identical: the `beta` table, the weights and the
-//! schedules do not depend on `T`; `de-beats-ts` re-checks this on pair 0).
+//! The two early statistics use iterations `t = 1..=10` only, so their runs stop at `T = 10`
+//! (the first 10 iterations of a `T = 40` run are bit-identical: the `beta` table, the weights
+//! and the schedules do not depend on `T`; `de-beats-ts` re-checks this on pair 0); the
+//! statistic of Fig. 2a's end is read after `T = 40`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -374,12 +377,12 @@ pub(super) fn tradeoff_swapped(ctx: &Context) -> CheckResult {
 
 /// Pairs of the check of Fig. 2a's end and its control, in both modes: a pilot of 200 draws
 /// (`reproduce dp-fts-de --only fig2a --trials 200`, other seeds) found FTS-DE below TS at the
-/// end in 153 (77%); at 160 pairs the `ALPHA` threshold (about 110 wins) lies 3.5 standard
-/// deviations of the win count below that rate.
-const LATE_PAIRS: usize = 160;
+/// end in 153 (77%); at 240 pairs the `ALPHA` threshold is 158 wins, 3.9 standard deviations
+/// of the win count below that rate.
+const LATE_PAIRS: usize = 240;
 /// Pairs of the check of Fig. 4's cause and its placebo (`T = 10`, cheap): the pilot found
-/// `z = 0.4` below `z = 1` early in 146 of 200 draws (73%); at 300 pairs the threshold (about
-/// 188 wins) lies 4.7 standard deviations below.
+/// `z = 0.4` below `z = 1` early in 146 of 200 draws (73%); at 300 pairs the threshold is 192
+/// wins, 3.5 standard deviations below.
 const FIG4_PAIRS: usize = 300;
 
 /// The synthetic preset at its full `T = 40`.
@@ -420,11 +423,13 @@ fn de_at(z: f64) -> DpFtsDeParams {
     preset().with_privacy(0.25, z, 11.0)
 }
 
-/// Fig. 4's cause: DP-FTS-DE's early noise. While `a_t = 16` DE's largest weight is about
-/// `P / N`, so its noise `z phi_max S / q` is `1 x 0.01 x 11 / 0.25 = 0.44` per coordinate
-/// against DP-FTS's `1 x 0.005 x 8 / 0.25 = 0.16`. The same DE (weights, `S`, `q`, seeds) at
-/// `z = 0.4` (noise 0.18, DP-FTS's level; a larger privacy loss) is asserted lower over
-/// iterations 1..10.
+/// Fig. 4's cause, the half a sign test can certify: DP-FTS-DE's early regret falls when only
+/// its noise falls to DP-FTS's level. While `a_t = 16` DE's largest weight is about `P / N`, so
+/// its noise `z phi_max S / q` is `1 x 0.01 x 11 / 0.25 = 0.44` per coordinate against
+/// DP-FTS's `1 x 0.005 x 8 / 0.25 = 0.16`. The same DE (weights, `S`, `q`, seeds) at `z = 0.4`
+/// (noise 0.18, DP-FTS's level; a larger privacy loss) is asserted lower over iterations
+/// 1..10. That DE at this noise level is then no worse than DP-FTS is a comparison of the
+/// reproduction (the claims `matched-noise-de-below-fts*`), not of this check.
 pub(super) fn fig4_noise_cause(ctx: &Context) -> CheckResult {
     let s = sign_test(
         ctx,

@@ -35,6 +35,9 @@ pub enum Choice {
     Thompson,
     /// The argmax of the server's vectors (line 8).
     Server,
+    /// A uniformly random point replacing a repeated query (the authors' practice,
+    /// [`LocalSettings::replace_repeats`]).
+    Replaced,
 }
 
 /// Agent `A_n` of Algorithm 2 on a finite domain.
@@ -232,7 +235,10 @@ impl FtsAgent {
             }
         };
         let choice = if self.replace_repeats && self.xs.contains(&choice.0) {
-            (uniform_point(self.features.n_points(), rng), choice.1)
+            (
+                uniform_point(self.features.n_points(), rng),
+                Choice::Replaced,
+            )
         } else {
             choice
         };

@@ -134,10 +134,16 @@ impl FederatedProblem {
     /// accuracy, observed without noise. Ten random grid points fall 0.261 short of an agent's
     /// best on average (0.022 on [`Self::svm_digits`]).
     pub fn noisy_digits() -> Result<Self, DpFtsDeError> {
-        Self::from_table(
-            "svm-digits-noisy",
-            federated_table(Path::new(NOISY_DIGITS_TABLE))?,
-        )
+        let path = Path::new(NOISY_DIGITS_TABLE);
+        if !path.is_file() {
+            return Err(DpFtsDeError::Setting(format!(
+                "the noisy-digits table {} is missing: it is read in place from the repository \
+                 checkout this crate was built from (data/dp-fts-de/); rebuild it with \
+                 data/dp-fts-de/make_federated_table.py",
+                path.display()
+            )));
+        }
+        Self::from_table("svm-digits-noisy", federated_table(path)?)
     }
 
     /// A short name.

@@ -52,6 +52,7 @@ fn snapshot(variant: &'static str) -> Snapshot {
         Choice::Initial => 'I',
         Choice::Thompson => 'T',
         Choice::Server => 'S',
+        Choice::Replaced => 'R',
     };
     Snapshot {
         variant,

@@ -72,6 +72,7 @@ impl PyAgent {
                 Choice::Initial => "initial",
                 Choice::Thompson => "thompson",
                 Choice::Server => "server",
+                Choice::Replaced => "replaced",
             },
         ))
     }

@@ -73,7 +73,8 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
          iterations 1..=10, `final` the value after the last iteration. `clipped` is the \
          fraction of received vectors clipped (mean over runs). `noise/signal` is the server's \
          noise standard deviation over the root mean square of its noise-free aggregate \
-         (`z phi_max S / q` against `sum_n phi_n clip(omega_n)`, per coordinate), averaged \
+         (`z s S / q`, with `s = phi_max` or, for the realised-weights calibration, \
+         `max_n ||phi_n|| / sqrt(P)`, against `sum_n phi_n clip(omega_n)`, per coordinate), averaged \
          over the first 10 releases / the last 10 and over runs: a diagnostic from private \
          inputs, never released.\n\n\
          | figure | curve | early | final | clipped | noise/signal (first 10 / last 10 releases) |\n|---|---|---|---|---|---|\n",

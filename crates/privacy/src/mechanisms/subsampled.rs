@@ -48,17 +48,24 @@ impl WeightCalibration {
 /// One round (Algorithm 1 of DP-FTS-DE): select each participant independently with
 /// probability `q` (line 6); clip each selected vector to L2 norm `S / sqrt(P)` (line 9); for
 /// each `i`, `omega^(i) = sum_{n selected} (phi_n^(i) / q) omega_hat_n` (line 10) plus
-/// `N(0, (z phi_max S / q)^2 I)` (line 11), where `phi_max = max_{n,i} phi_n^(i)`.
+/// `N(0, (z s S / q)^2 I)` (line 11), where `s = phi_max = max_{n,i} phi_n^(i)` in the paper's
+/// calibration ([`WeightCalibration`]).
 ///
 /// # Calibration
-/// Neighbouring: one participant added or removed (user-level DP). The joint output
+/// Neighbouring: one participant added or removed (user-level DP), the weights public and
+/// fixed by the round (an absent participant is one whose vector is 0). The joint output
 /// `(omega^(i))_i` changes, when participant `n` is present, by `(phi_n^(i) omega_hat_n / q)_i`,
-/// of L2 norm at most `sqrt(P) phi_max (S / sqrt(P)) / q = phi_max S / q` (DP-FTS-DE Sec. 3.3 and
-/// App. A; McMahan et al. 2018, Lemma 1). The noise has standard deviation `z` times that
+/// of L2 norm `||phi_n||_2 ||omega_hat_n|| / q <= ||phi_n||_2 S / (sqrt(P) q)`. The paper
+/// bounds `||phi_n||_2 <= sqrt(P) phi_max`, giving `phi_max S / q` (DP-FTS-DE Sec. 3.3 and
+/// App. A; McMahan et al. 2018, Lemma 1): [`WeightCalibration::PhiMax`], the default. The
+/// bound before that last step, maximised over every participant (selected or not),
+/// `max_n ||phi_n||_2 S / (sqrt(P) q)`, is also a sensitivity and never larger:
+/// [`WeightCalibration::RowNorm`]. Either way the noise has standard deviation `z` times the
 /// sensitivity, so each round is the Poisson-subsampled Gaussian mechanism with sampling rate
-/// `q` and noise multiplier `z`, accounted by [`crate::accountant`]. Hardened: participants are
-/// selected by exact Bernoulli(q) and the noise is the discrete Gaussian on a grid, with the
-/// sensitivity inflated by `1 + GRID_SLACK` (noise `z (1 + GRID_SLACK) phi_max S / q`). The
+/// `q` and noise multiplier `z` (the same claim), accounted by [`crate::accountant`]. Hardened:
+/// participants are selected by exact Bernoulli(q) and the noise is the discrete Gaussian on a
+/// grid, with the sensitivity inflated by `1 + GRID_SLACK` (noise `z (1 + GRID_SLACK) s S /
+/// q`). The
 /// integer-order RDP bound of the accountant holds for the discrete Gaussian in the direction
 /// `D_alpha(mixture || base)` (each binomial term `E[(mu_1/mu_0)^k] = exp((k-1) D_k)` is at most
 /// the continuous one because `D_k` of the discrete Gaussian is at most `k Delta^2 / (2 sigma^2)`);
