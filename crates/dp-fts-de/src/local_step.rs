@@ -389,7 +389,11 @@ mod tests {
             .unwrap();
         let prior = ExactPrior::new(p.domain().points(), 0.03).unwrap();
         // The first try, 1e-10 times the prior variance 1 (no escalation).
-        assert!((prior.jitter() / 1e-10 - 1.0).abs() < 1e-12, "{}", prior.jitter());
+        assert!(
+            (prior.jitter() / 1e-10 - 1.0).abs() < 1e-12,
+            "{}",
+            prior.jitter()
+        );
     }
 
     #[test]
