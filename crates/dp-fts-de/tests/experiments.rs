@@ -56,6 +56,15 @@ fn every_figure_runs_with_its_labels_and_is_reproducible() {
     assert_eq!(a[2].figure.curves, ["q-0.15", "q-0.25", "q-0.5"]);
     assert_eq!(a[3].figure.curves, ["z-1", "z-1.2", "z-1.5"]);
     assert_eq!(a[10].figure.curves.len(), 9);
+    // Fig. 4's per-release noise-to-signal table: one row per release (T = 2 here), one
+    // column per private curve.
+    let md = Dai2021.summary_section(&a).unwrap();
+    let table = md
+        .split("### Fig. 4: the broadcast's noise-to-signal ratio per release")
+        .nth(1)
+        .unwrap();
+    assert!(table.contains("| release | DP-FTS-S8 | DP-FTS-DE-S11 |"));
+    assert!(table.contains("\n| 1 |") && !table.contains("\n| 2 |"));
     assert_eq!(a[12].figure.curves.len(), 9);
     assert_eq!(a[13].figure.curves, ["TS", "FTS", "FTS-DE", "DP-FTS-DE"]);
     for ((ra, rb), rc) in a.iter().zip(&b).zip(&c) {
@@ -157,7 +166,8 @@ fn the_summary_prints_the_papers_privacy_losses_beside_ours() {
     // per run, and the summary prints the ratios.
     for r in &results {
         for c in &r.curves {
-            assert_eq!(c.diagnostics.len(), 4, "{}", c.label);
+            // Clipped fraction, loss, the two means, and one ratio per release (T = 40).
+            assert_eq!(c.diagnostics.len(), 4 + 40, "{}", c.label);
             for name in ["noise_to_signal_early", "noise_to_signal_late"] {
                 assert!(
                     c.diagnostics

@@ -20,6 +20,9 @@ pub(super) const EPSILON: &str = "epsilon_paper";
 pub(super) const NTS_EARLY: &str = "noise_to_signal_early";
 /// See [`NTS_EARLY`].
 pub(super) const NTS_LATE: &str = "noise_to_signal_late";
+/// The prefix of the diagnostic names of a run's noise-to-signal ratio per release:
+/// `noise_to_signal_release_07` is release `t = 7` (the aggregate of iteration 7).
+pub(super) const NTS_RELEASE: &str = "noise_to_signal_release_";
 
 /// One run as one trial record: regrets, rewards and mean rewards averaged over agents,
 /// actions agent `A_1`'s (module docs).
@@ -96,6 +99,9 @@ pub fn run_curve(
             let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
             diagnostics.push((NTS_EARLY.into(), mean(&r[..k])));
             diagnostics.push((NTS_LATE.into(), mean(&r[r.len() - k..])));
+            for (t, v) in r.iter().enumerate() {
+                diagnostics.push((format!("{NTS_RELEASE}{t:02}"), *v));
+            }
         }
         trials.push(run_record(&rec, run));
     }

@@ -11,7 +11,7 @@ use crate::params::DpFtsDeParams;
 
 use super::panels::{EARLY, PAPER_EPSILON_Q, PAPER_EPSILON_Z, REAL_WORLD_SETTINGS, num, panels};
 use super::problems::SYNTHETIC_AGENTS;
-use super::runs::{CLIPPED, EPSILON, NTS_EARLY, NTS_LATE};
+use super::runs::{CLIPPED, EPSILON, NTS_EARLY, NTS_LATE, NTS_RELEASE};
 
 /// Mean and standard error over trials of `values(trial)`.
 fn mean_se(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -115,6 +115,41 @@ pub(super) fn summary(results: &[FigureResult]) -> String {
         "\nThe paper's claims about these figures are tested in the claims table above (paired \
          tests over the runs: problem draws on the synthetic problems).\n",
     );
+
+    // Fig. 4's noise-to-signal ratio per release (finding 2: DE's early noise).
+    if let Some(r) = find("fig4") {
+        let private: Vec<&experiment::CurveResult> = r
+            .curves
+            .iter()
+            .filter(|c| !diag(c, NTS_EARLY).is_empty())
+            .collect();
+        let releases = private.first().map_or(0, |c| {
+            c.batch.config.horizon - DpFtsDeParams::synthetic().n_init
+        });
+        let _ = write!(
+            md,
+            "\n### Fig. 4: the broadcast's noise-to-signal ratio per release\n\n\
+             Noise standard deviation over the root mean square of the noise-free aggregate, per \
+             release (release `t` is the aggregate of iteration `t`, followed at `t + 1`), mean \
+             over runs; a diagnostic from private inputs, never released.\n\n| release |"
+        );
+        for c in &private {
+            let _ = write!(md, " {} |", c.label);
+        }
+        md.push_str("\n|---|");
+        md.push_str(&"---|".repeat(private.len()));
+        md.push('\n');
+        for t in 0..releases {
+            let name = format!("{NTS_RELEASE}{t:02}");
+            let _ = write!(md, "| {t} |");
+            for c in &private {
+                let v = diag(c, &name);
+                let m = v.iter().sum::<f64>() / v.len().max(1) as f64;
+                let _ = write!(md, " {m:.3} |");
+            }
+            md.push('\n');
+        }
+    }
 
     // Privacy losses of Fig. 2c and 2d.
     let syn = DpFtsDeParams::synthetic();
