@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::beta::BetaSchedule;
 use crate::error::DpFtsDeError;
 use crate::features::SharedFeatures;
-use crate::local_step::{ExactPrior, LocalModel, LocalSettings, LocalStep, argmax, uniform_point};
+use crate::features::first_argmax;
+use crate::local_step::{ExactPrior, LocalModel, LocalSettings, LocalStep, uniform_point};
 use crate::messages::{AgentVector, Broadcast};
 use crate::schedule::Exploration;
 
@@ -230,7 +231,7 @@ impl FtsAgent {
                         beta,
                         rng,
                     )?;
-                    (argmax(&f), Choice::Thompson)
+                    (first_argmax(f.iter().copied()), Choice::Thompson)
                 }
             }
         };

@@ -287,17 +287,6 @@ impl LocalModel {
     }
 }
 
-/// The argmax of `values` (the first on ties).
-pub(crate) fn argmax(values: &Array1<f64>) -> usize {
-    let mut best = 0;
-    for (i, &v) in values.iter().enumerate() {
-        if v > values[best] {
-            best = i;
-        }
-    }
-    best
-}
-
 /// A uniformly random point index of a domain of `n` points (a repeated query's replacement).
 pub(crate) fn uniform_point<R: Rng + ?Sized>(n: usize, rng: &mut R) -> usize {
     rng.random_range(0..n)

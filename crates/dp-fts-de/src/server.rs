@@ -106,16 +106,14 @@ impl PrivateAggregator {
     pub fn noise_to_signal(&self, t: usize, vectors: &[AgentVector]) -> Result<f64, DpFtsDeError> {
         let mut clipped = stack(self.weights.n_agents(), vectors)?;
         let w = self.weights.at(t);
-        let bound = self.mechanism.clip_bound(w.ncols());
         for mut r in clipped.rows_mut() {
-            let norm = r.dot(&r).sqrt();
-            if norm > bound {
-                r *= bound / norm;
-            }
+            let c = self.mechanism.clip_vector(r.view(), w.ncols());
+            r.assign(&c);
         }
         let signal = w.t().dot(&clipped);
         let rms = (signal.iter().map(|v| v * v).sum::<f64>() / signal.len().max(1) as f64).sqrt();
-        Ok(self.sigma(t) / rms)
+        let sigma = self.mechanism.sigma(self.mechanism.weight_scale(w.view()));
+        Ok(sigma / rms)
     }
 
     /// One release, with the number of vectors above the clipping bound (a private
