@@ -4,6 +4,7 @@
 mod accountant;
 mod calibration;
 mod errors;
+mod fixed_samplers;
 pub(crate) mod fixtures;
 mod mechanisms;
 mod pld_reference;
@@ -77,6 +78,18 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "privacy/sampler/discrete-gaussian",
             samplers::sampler_discrete_gaussian,
+        ),
+        Check::new(
+            "privacy/sampler/fixed-discrete-gaussian",
+            fixed_samplers::fixed_discrete_gaussian,
+        ),
+        Check::new(
+            "privacy/sampler/fixed-discrete-laplace",
+            fixed_samplers::fixed_discrete_laplace,
+        ),
+        Check::new(
+            "privacy/sampler/fixed-bernoulli-exp",
+            fixed_samplers::fixed_bernoulli_exp,
         ),
         Check::new(
             "privacy/sampler/hardened-grid-laplace",

@@ -6,6 +6,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use privacy::accountant::rdp::paper_preset_epsilon;
 use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
+use privacy::exact_fixed::{DiscreteGaussian, DiscreteLaplace};
 use privacy::mechanisms::ExponentialMechanism;
 use privacy::sampler::{Grid, Hardened, NoiseSampler, Norm, Textbook};
 use rand::SeedableRng;
@@ -26,6 +27,7 @@ fn samplers(c: &mut Criterion) {
     c.bench_function("textbook gaussian", |b| {
         b.iter(|| Textbook::gaussian(black_box(1.0), &mut rng))
     });
+    fixed_width(c, &mut rng);
     c.bench_function("hardened uniform", |b| {
         b.iter(|| Hardened.uniform(&mut rng))
     });
@@ -34,6 +36,56 @@ fn samplers(c: &mut Criterion) {
     c.bench_function("exponential mechanism, exact, 100 candidates", |b| {
         b.iter(|| m.select(black_box(&u), &mut rng))
     });
+}
+
+/// Textbook against hardened, per sample and per batch of 10 000, at the scales the mechanisms
+/// use: sigma (or the Laplace scale) of 1.5 sensitivities, on the grid of a 200-coordinate L2
+/// sensitivity (jdp-qff's m = 200 round), so about 2^27 grid units; the hardened path through
+/// the public `NoiseSampler` API (fixed-width), and the arbitrary-precision reference beside it.
+fn fixed_width(c: &mut Criterion, rng: &mut ChaCha20Rng) {
+    let grid = Grid::for_sensitivity(1.0, 200, Norm::L2).expect("valid grid");
+    let scale = 1.5;
+    let mut g = c.benchmark_group("per sample, scale 1.5, grid for 200 coordinates");
+    g.bench_function("textbook gaussian", |b| {
+        b.iter(|| Textbook.perturb_gaussian(black_box(0.3), scale, grid, rng))
+    });
+    g.bench_function("hardened gaussian (fixed width)", |b| {
+        b.iter(|| Hardened.perturb_gaussian(black_box(0.3), scale, grid, rng))
+    });
+    g.bench_function("hardened gaussian (arbitrary-precision reference)", |b| {
+        b.iter(|| Hardened::reference_discrete_gaussian(black_box(scale), grid, rng))
+    });
+    g.bench_function("textbook laplace", |b| {
+        b.iter(|| Textbook.perturb_laplace(black_box(0.3), scale, grid, rng))
+    });
+    g.bench_function("hardened laplace (fixed width)", |b| {
+        b.iter(|| Hardened.perturb_laplace(black_box(0.3), scale, grid, rng))
+    });
+    g.bench_function("hardened laplace (arbitrary-precision reference)", |b| {
+        b.iter(|| Hardened::reference_discrete_laplace(black_box(scale), grid, rng))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("batch of 10 000, scale 1.5, grid for 200 coordinates");
+    g.throughput(criterion::Throughput::Elements(10_000));
+    let mut out = vec![0.0; 10_000];
+    g.bench_function("textbook gaussian", |b| {
+        b.iter(|| Textbook.gaussian_noise_into(black_box(scale), grid, &mut out, rng))
+    });
+    g.bench_function("hardened gaussian (fixed width)", |b| {
+        b.iter(|| Hardened.gaussian_noise_into(black_box(scale), grid, &mut out, rng))
+    });
+    let units = scale / grid.width();
+    let (num, den) = (units as u64, 1);
+    let laplace = DiscreteLaplace::new(num, den).expect("scale within range");
+    let mut ints = vec![0i64; 10_000];
+    g.bench_function("hardened laplace (fixed width, integers)", |b| {
+        b.iter(|| laplace.fill(black_box(&mut ints), rng))
+    });
+    let gaussian = DiscreteGaussian::new(num, den).expect("sigma within range");
+    g.bench_function("hardened gaussian (fixed width, integers)", |b| {
+        b.iter(|| gaussian.fill(black_box(&mut ints), rng))
+    });
+    g.finish();
 }
 
 fn accountants(c: &mut Criterion) {

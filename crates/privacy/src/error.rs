@@ -23,4 +23,9 @@ pub enum PrivacyError {
     /// unbounded there): a typed outcome, never a number.
     #[error("no finite epsilon: {0}")]
     Unbounded(String),
+    /// An exact sampler drew a value beyond the machine integers (`i64`) of its fast path
+    /// (probability below `exp(-500 000)` at the parameters that path accepts): reported, never
+    /// replaced by another value.
+    #[error("exact sampler: a draw beyond the 64-bit integers ({0})")]
+    SampleOverflow(&'static str),
 }

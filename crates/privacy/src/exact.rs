@@ -39,6 +39,33 @@ pub fn dyadic(x: f64) -> Option<(BigUint, BigUint)> {
     }
 }
 
+/// [`dyadic`] in machine integers: the exact value of a finite `x > 0` as `(numerator,
+/// denominator)` in lowest terms when both are at most `max`; `None` otherwise (zero, negative,
+/// non-finite, or too many bits). The fast path of the hardened samplers
+/// ([`crate::exact_fixed`]) takes its parameters this way.
+pub fn dyadic_u64(x: f64, max: u64) -> Option<(u64, u64)> {
+    if !(x.is_finite() && x > 0.0) {
+        return None;
+    }
+    let (mantissa, exponent) = mantissa_exponent(x);
+    let (num, den) = if exponent >= 0 {
+        let shift = u32::try_from(exponent).ok()?;
+        if shift >= 64 || mantissa.leading_zeros() < shift {
+            return None;
+        }
+        (mantissa << shift, 1)
+    } else {
+        // Lowest terms as in `dyadic`: cancel the common power of two.
+        let k = i64::from(mantissa.trailing_zeros()).min(-exponent);
+        let shift = u32::try_from(-exponent - k).ok()?;
+        if shift >= 64 {
+            return None;
+        }
+        (mantissa >> k, 1u64 << shift)
+    };
+    (num <= max && den <= max).then_some((num, den))
+}
+
 /// The exact value of a finite `x` as `(m, e)` with `x = m 2^e` (`m` a signed integer with at
 /// most 53 bits); `None` for non-finite `x`.
 pub fn signed_dyadic(x: f64) -> Option<(BigInt, i64)> {
@@ -305,6 +332,24 @@ mod tests {
             };
             proptest::prop_assert_eq!(n, want_n);
             proptest::prop_assert_eq!(d, want_d);
+        }
+    }
+
+    proptest::proptest! {
+        /// `dyadic_u64` agrees with `dyadic` whenever both parts fit, and refuses otherwise.
+        #[test]
+        fn dyadic_u64_is_dyadic_when_it_fits(bits in 1u64..0x7ff0_0000_0000_0000, cap in 0u32..64) {
+            let x = f64::from_bits(bits);
+            let max = if cap == 63 { u64::MAX } else { 1u64 << cap };
+            let (n, d) = dyadic(x).unwrap();
+            let fits = n.to_u64().is_some_and(|n| n <= max) && d.to_u64().is_some_and(|d| d <= max);
+            match dyadic_u64(x, max) {
+                Some((a, b)) => {
+                    proptest::prop_assert!(fits);
+                    proptest::prop_assert_eq!((BigUint::from(a), BigUint::from(b)), (n, d));
+                }
+                None => proptest::prop_assert!(!fits),
+            }
         }
     }
 

@@ -5,6 +5,7 @@ pub mod claim;
 pub mod distribution_tests;
 pub mod error;
 pub mod exact;
+pub mod exact_fixed;
 pub mod mechanism;
 pub mod mechanisms;
 pub mod normal;

@@ -4,8 +4,11 @@
 //!   `rand_distr`. These are the samplers the papers' analyses assume; in floating point they
 //!   leak through their low-order bits (Mironov 2012; Jin et al. 2022). Kept under this name
 //!   as the papers' reference and as the auditor's positive control. Never a default.
-//! - [`Hardened`]: exact discrete Laplace and discrete Gaussian on a grid of width `2^k`
-//!   (Canonne, Kamath & Steinke 2020, Algorithms 1-3, see [`crate::exact`]). The input is first
+//! - [`Hardened`]: exact discrete Laplace and discrete Gaussian on a grid of width `2^k`, in
+//!   fixed-width integers when the scale in grid units is a ratio of integers up to `2^53`
+//!   ([`crate::exact_fixed`]: Karney 2016's Algorithm D for the Gaussian, CKS 2020's
+//!   Algorithm 2 for the Laplace), in arbitrary precision otherwise (Canonne, Kamath & Steinke
+//!   2020, Algorithms 1-3, see [`crate::exact`]); both paths draw from the same law. The input is first
 //!   rounded to the grid (exactly: the grid width is a power of two), then an exact integer
 //!   multiple of the grid width is added. The rounding moves each coordinate by at most half a
 //!   grid width, so two inputs at distance `Delta` round to grid points at distance at most
@@ -25,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::PrivacyError;
 use crate::exact;
+use crate::exact_fixed::{self, DiscreteGaussian, DiscreteLaplace};
 use validation::{InputError, Interval, in_range, positive};
 
 /// The relative sensitivity excess the hardened samplers' grid may cause (`2^-20`).
@@ -120,6 +124,32 @@ impl Grid {
         i.to_f64().unwrap_or_else(saturated) * self.width()
     }
 
+    /// The grid index of `x` as an `i64` when `|x / width| < 2^62` (the fast path; the same
+    /// value as [`Self::index_of`]).
+    fn small_index_of(self, x: f64) -> Option<i64> {
+        let r = (x * 2f64.powi(-self.exponent)).round();
+        (r.abs() < 2f64.powi(62)).then_some(r as i64)
+    }
+
+    /// `(i + z) * width` for machine-integer index and noise (the nearest double, as
+    /// [`Self::value_of`]; `|i| < 2^62` and `|z| < 2^63`, so the sum fits `i128`).
+    fn combine(self, i: i64, z: i64) -> f64 {
+        let sum = i128::from(i) + i128::from(z);
+        match i64::try_from(sum) {
+            Ok(sum) => sum as f64 * self.width(),
+            Err(_) => self.value_of(&BigInt::from(sum)),
+        }
+    }
+
+    /// A scale in grid units as machine integers `(numerator, denominator)`, both at most
+    /// [`exact_fixed::MAX_PARAMETER`], when its exact value allows (the fast path).
+    fn scale_in_fixed_units(self, scale: f64) -> Option<(u64, u64)> {
+        exact::dyadic_u64(
+            scale * 2f64.powi(-self.exponent),
+            exact_fixed::MAX_PARAMETER,
+        )
+    }
+
     /// A scale in grid units (`scale / width`) as an exact rational `(numerator, denominator)`.
     fn scale_in_units(
         self,
@@ -167,10 +197,12 @@ pub trait NoiseSampler {
         rng: &mut R,
     ) -> Result<f64, PrivacyError>;
 
-    /// Fill `out` with independent `N(0, sigma^2)` noise: entry `k` is what the `k`-th of
-    /// `out.len()` successive calls of [`perturb_gaussian`](Self::perturb_gaussian)`(0.0, sigma,
-    /// grid, rng)` would return, from the same random draws (the batch form of a mechanism over
-    /// many coordinates; `sigma` is checked once). On an error `out` is left partly filled.
+    /// Fill `out` with independent `N(0, sigma^2)` noise: each entry has the law of
+    /// [`perturb_gaussian`](Self::perturb_gaussian)`(0.0, sigma, grid, rng)` (the batch form of
+    /// a mechanism over many coordinates; `sigma` is checked once). The textbook sampler draws
+    /// exactly what successive single calls would; the hardened one shares one buffer of random
+    /// bits over the batch, so its draws differ from successive single calls (same law). On an
+    /// error `out` is left partly filled.
     fn gaussian_noise_into<R: Rng + ?Sized>(
         &self,
         sigma: f64,
@@ -180,6 +212,23 @@ pub trait NoiseSampler {
     ) -> Result<(), PrivacyError> {
         for entry in out.iter_mut() {
             *entry = self.perturb_gaussian(0.0, sigma, grid, rng)?;
+        }
+        Ok(())
+    }
+
+    /// Replace each entry `x` of `values` by `perturb_gaussian(x, sigma, grid, rng)`'s law: the
+    /// batch form of a mechanism adding noise to many coordinates (`sigma` checked once). As
+    /// for [`gaussian_noise_into`](Self::gaussian_noise_into), the hardened sampler shares one
+    /// buffer of random bits over the batch. On an error `values` is left partly replaced.
+    fn perturb_gaussian_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        for entry in values.iter_mut() {
+            *entry = self.perturb_gaussian(*entry, sigma, grid, rng)?;
         }
         Ok(())
     }
@@ -285,9 +334,69 @@ impl NoiseSampler for Textbook {
     }
 }
 
+/// The fixed-width law of a checked scale in grid units, when it fits.
+enum FastLaw {
+    Laplace(DiscreteLaplace),
+    Gaussian(DiscreteGaussian),
+}
+
+impl FastLaw {
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<i64, PrivacyError> {
+        match self {
+            Self::Laplace(law) => law
+                .sample(rng)
+                .ok_or(PrivacyError::SampleOverflow("discrete Laplace")),
+            Self::Gaussian(law) => law
+                .sample(rng)
+                .ok_or(PrivacyError::SampleOverflow("discrete Gaussian")),
+        }
+    }
+}
+
 impl Hardened {
-    /// An integer from the discrete Laplace with scale `scale / width` (grid units).
+    /// The fixed-width law for `scale` in grid units (`None`: the arbitrary-precision path).
+    fn fast_law(scale: f64, grid: Grid, gaussian: bool) -> Option<FastLaw> {
+        let (n, d) = grid.scale_in_fixed_units(scale)?;
+        if gaussian {
+            DiscreteGaussian::new(n, d).map(FastLaw::Gaussian)
+        } else {
+            DiscreteLaplace::new(n, d).map(FastLaw::Laplace)
+        }
+    }
+
+    /// An integer from the discrete Laplace with scale `scale / width` (grid units): the
+    /// fixed-width sampler when the scale in grid units is a ratio of integers up to `2^53`,
+    /// the arbitrary-precision one otherwise (the same law).
     pub fn discrete_laplace<R: Rng + ?Sized>(
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<BigInt, PrivacyError> {
+        let scale = check_scale(scale)?;
+        if let Some(law) = Self::fast_law(scale, grid, false) {
+            return law.draw(rng).map(BigInt::from);
+        }
+        Self::reference_discrete_laplace(scale, grid, rng)
+    }
+
+    /// An integer from the discrete Gaussian with `sigma^2 = (sigma / width)^2` (grid units):
+    /// the fixed-width sampler when `sigma` in grid units is a ratio of integers up to `2^53`,
+    /// the arbitrary-precision one otherwise (the same law).
+    pub fn discrete_gaussian<R: Rng + ?Sized>(
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<BigInt, PrivacyError> {
+        let sigma = check_scale(sigma)?;
+        if let Some(law) = Self::fast_law(sigma, grid, true) {
+            return law.draw(rng).map(BigInt::from);
+        }
+        Self::reference_discrete_gaussian(sigma, grid, rng)
+    }
+
+    /// [`Self::discrete_laplace`] by the arbitrary-precision reference only
+    /// ([`exact::discrete_laplace`]), whatever the scale.
+    pub fn reference_discrete_laplace<R: Rng + ?Sized>(
         scale: f64,
         grid: Grid,
         rng: &mut R,
@@ -297,14 +406,41 @@ impl Hardened {
         Ok(exact::discrete_laplace(&d, &n, rng))
     }
 
-    /// An integer from the discrete Gaussian with `sigma^2 = (sigma / width)^2` (grid units).
-    pub fn discrete_gaussian<R: Rng + ?Sized>(
+    /// [`Self::discrete_gaussian`] by the arbitrary-precision reference only
+    /// ([`exact::discrete_gaussian`]), whatever the scale.
+    pub fn reference_discrete_gaussian<R: Rng + ?Sized>(
         sigma: f64,
         grid: Grid,
         rng: &mut R,
     ) -> Result<BigInt, PrivacyError> {
         let (n, d) = grid.scale_in_units(check_scale(sigma)?)?;
         Ok(exact::discrete_gaussian(&(&n * &n), &(&d * &d), rng))
+    }
+
+    /// `round_grid(x) + width * noise` with the noise from the fast law when it and the index
+    /// fit machine integers, from the reference otherwise.
+    fn perturb<R: Rng + ?Sized>(
+        x: f64,
+        scale: f64,
+        grid: Grid,
+        gaussian: bool,
+        rng: &mut R,
+    ) -> Result<f64, PrivacyError> {
+        let x = check_x(x)?;
+        let scale = check_scale(scale)?;
+        if let (Some(i), Some(law)) = (
+            grid.small_index_of(x),
+            Self::fast_law(scale, grid, gaussian),
+        ) {
+            return Ok(grid.combine(i, law.draw(rng)?));
+        }
+        let i = grid.index_of(x)?;
+        let z = if gaussian {
+            Self::reference_discrete_gaussian(scale, grid, rng)?
+        } else {
+            Self::reference_discrete_laplace(scale, grid, rng)?
+        };
+        Ok(grid.value_of(&(i + z)))
     }
 }
 
@@ -322,9 +458,7 @@ impl NoiseSampler for Hardened {
         grid: Grid,
         rng: &mut R,
     ) -> Result<f64, PrivacyError> {
-        let i = grid.index_of(check_x(x)?)?;
-        let z = Self::discrete_laplace(scale, grid, rng)?;
-        Ok(grid.value_of(&(i + z)))
+        Self::perturb(x, scale, grid, false, rng)
     }
     fn perturb_gaussian<R: Rng + ?Sized>(
         &self,
@@ -333,9 +467,46 @@ impl NoiseSampler for Hardened {
         grid: Grid,
         rng: &mut R,
     ) -> Result<f64, PrivacyError> {
-        let i = grid.index_of(check_x(x)?)?;
-        let z = Self::discrete_gaussian(sigma, grid, rng)?;
-        Ok(grid.value_of(&(i + z)))
+        Self::perturb(x, sigma, grid, true, rng)
+    }
+    fn gaussian_noise_into<R: Rng + ?Sized>(
+        &self,
+        sigma: f64,
+        grid: Grid,
+        out: &mut [f64],
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        out.fill(0.0);
+        self.perturb_gaussian_into(out, sigma, grid, rng)
+    }
+    fn perturb_gaussian_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        let sigma = check_scale(sigma)?;
+        let Some(FastLaw::Gaussian(law)) = Self::fast_law(sigma, grid, true) else {
+            for entry in values.iter_mut() {
+                *entry = self.perturb_gaussian(*entry, sigma, grid, rng)?;
+            }
+            return Ok(());
+        };
+        // One buffer of random bits for the whole batch (`DiscreteGaussian::samples`).
+        let mut noise = law.samples(rng);
+        for entry in values.iter_mut() {
+            let x = check_x(*entry)?;
+            let z = noise
+                .next()
+                .flatten()
+                .ok_or(PrivacyError::SampleOverflow("discrete Gaussian"))?;
+            *entry = match grid.small_index_of(x) {
+                Some(i) => grid.combine(i, z),
+                None => grid.value_of(&(grid.index_of(x)? + BigInt::from(z))),
+            };
+        }
+        Ok(())
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         exact::hardened_uniform(rng)
@@ -405,6 +576,18 @@ impl NoiseSampler for Sampler {
         match self {
             Self::Textbook => Textbook.gaussian_noise_into(sigma, grid, out, rng),
             Self::Hardened => Hardened.gaussian_noise_into(sigma, grid, out, rng),
+        }
+    }
+    fn perturb_gaussian_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        sigma: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.perturb_gaussian_into(values, sigma, grid, rng),
+            Self::Hardened => Hardened.perturb_gaussian_into(values, sigma, grid, rng),
         }
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {

@@ -404,12 +404,14 @@ impl OuterProductGaussian {
     ) -> Result<Array1<f64>, PrivacyError> {
         self.check_phi(phi)?;
         let m = clipped_outer_product(phi, y, self.phi_bound, self.y_bound)?;
-        let packed = pack_upper(m.view())?;
+        let mut packed = pack_upper(m.view())?;
         let grid = Grid::for_sensitivity(self.sensitivity, packed.len(), Norm::L2)?;
-        packed
-            .iter()
-            .map(|&x| self.sampler.perturb_gaussian(x, self.sigma, grid, rng))
-            .collect()
+        let values = packed
+            .as_slice_mut()
+            .expect("pack_upper returns a contiguous array");
+        self.sampler
+            .perturb_gaussian_into(values, self.sigma, grid, rng)?;
+        Ok(packed)
     }
 
     /// The deterministic part with the noise passed in: `pack_upper(clip(phi, y) outer) +
