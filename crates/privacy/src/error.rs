@@ -23,4 +23,9 @@ pub enum PrivacyError {
     /// unbounded there): a typed outcome, never a number.
     #[error("no finite epsilon: {0}")]
     Unbounded(String),
+    /// A privacy-loss distribution's grid would need more points than allowed at the bin width
+    /// asked for: a coarser bin width answers (the message says what needed how many points,
+    /// and which option sets the width).
+    #[error("grid too fine: {0}")]
+    GridTooFine(String),
 }
