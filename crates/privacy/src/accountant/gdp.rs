@@ -83,14 +83,14 @@ fn delta_upper(mu: f64, eps: f64) -> f64 {
 /// when `delta >= delta(0) = 2 Phi(mu/2) - 1`.
 ///
 /// # Root search
-/// `delta(eps)` is decreasing in `eps`. The bracket `[lo, hi]` starts at `[0, 1]`, doubles `hi`
-/// until the *bound* on `delta(hi)` ([`delta_upper`]: the evaluation with its floating-point
-/// error added) is at most `delta`, then bisects to `1e-12` relative (`hi - lo <= 1e-12
-/// max(hi, 1)`) keeping `delta_upper(hi) <= delta`, and returns `hi`, the upper end. So the
-/// exact `delta` at the returned epsilon is at most the target (the epsilon is never
-/// optimistic), and the returned epsilon exceeds the exact root by at most the bracket's
-/// `1e-12` relative plus what the error allowance moves the root (about `r / (-d ln
-/// delta / d eps)`, below `1e-11` relative at `mu = 100`).
+/// `delta(eps)` is decreasing in `eps`. The bracket `[lo, hi]` starts at `[0, 1]`, doubles
+/// `hi` until a *bound* on `delta(hi)` (`delta_upper`: the evaluation with its floating-point
+/// error added, derived at that function) is at most `delta`, then bisects to `1e-12`
+/// relative (`hi - lo <= 1e-12 max(hi, 1)`) keeping `delta_upper(hi) <= delta`, and returns
+/// `hi`, the upper end. So the exact `delta` at the returned epsilon is at most the target
+/// (the epsilon is never optimistic), and the returned epsilon exceeds the exact root by at
+/// most the bracket's `1e-12` relative plus what the error allowance moves the root (about
+/// `r / (-d ln delta / d eps)`, below `1e-11` relative at `mu = 100`).
 ///
 /// # Errors
 /// `mu` not positive and finite, `delta` outside (0, 1); [`PrivacyError::Unbounded`] when the

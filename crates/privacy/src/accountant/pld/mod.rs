@@ -448,7 +448,9 @@ fn subsampled_gaussian_pld_epsilon_within(
 /// [`subsampled_gaussian_pld_epsilon`] on a grid whose bin width is chosen so that every grid
 /// of the accounting has at most `max_points` points ([`AUTO_GRID_POINTS`] is the cap of the
 /// named accountant and `cargo xtask accountant`): the default width `1e-4` where that fits,
-/// coarser only as far as needed (see [`choose_bin_width`]). The answer is an upper bound at
+/// coarser only as far as needed (the single loss's span over the cap, and the composition's
+/// Chernoff window measured on a coarse grid over the cap; `docs/privacy.md`, "The grid: given
+/// or chosen"). The answer is an upper bound at
 /// every width (connect-the-dots dominates at any `h`; only its excess over the exact epsilon,
 /// second order in `h`, grows); [`PldEpsilon::bin_width`] is the width used.
 ///
