@@ -1,6 +1,9 @@
 //! `cargo xtask accountant --relation replace-one` as a user runs it: the PLD's replace-one
 //! epsilon is printed and is above the add/remove one; at q = 1 it is the Gaussian at twice
 //! the sensitivity; accountants without a replace-one bound are refused with exit status 1.
+//! The PLD's grid (issue 30): at q = 1 the exact Gaussian route, labelled; a loss too wide for
+//! the default width answers on a chosen width, printed; a width given too fine is refused
+//! naming `--pld-bin-width`.
 
 use std::process::{Command, Output};
 
@@ -202,4 +205,93 @@ fn jdp_qff_bad_input_is_refused() {
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("jdp-qff"));
+}
+
+/// Issue 30's example: q = 1, z = 0.01, one step, delta = 1e-5 was refused at the default
+/// width; it is the Gaussian mechanism, answered exactly (mpmath: 5425.509846147430) from
+/// above, and the text names the route.
+#[test]
+fn at_q_one_the_pld_answers_by_the_exact_gaussian_route() {
+    let setting = [
+        "--q",
+        "1",
+        "--noise-multiplier",
+        "0.01",
+        "--steps",
+        "1",
+        "--delta",
+        "1e-5",
+        "--accountant",
+        "pld",
+    ];
+    let (eps, v) = epsilon(&[&setting[..], &["--json"]].concat());
+    let exact = 5_425.509_846_147_43;
+    assert!(eps >= exact && eps <= exact * (1.0 + 1.1e-11), "{eps}");
+    assert_eq!(v["results"][0]["route"], "exact-gaussian");
+    let text = run(&setting);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.contains("eps = 5425.509846") && stdout.contains("exact Gaussian route"),
+        "{stdout}"
+    );
+}
+
+/// q = 0.5, z = 0.05, 10 steps: the composed loss needs 2.6e7 points at the default width;
+/// without --pld-bin-width a coarser width is chosen and printed, and the epsilon is at least
+/// the optimistic estimate printed beside it. The same width given explicitly gives the same
+/// epsilon.
+#[test]
+fn a_wide_loss_answers_on_a_chosen_width() {
+    let setting = [
+        "--q",
+        "0.5",
+        "--noise-multiplier",
+        "0.05",
+        "--steps",
+        "10",
+        "--delta",
+        "1e-5",
+        "--accountant",
+        "pld",
+    ];
+    let (eps, v) = epsilon(&[&setting[..], &["--json"]].concat());
+    let row = &v["results"][0];
+    assert_eq!(row["route"], "grid");
+    assert_eq!(row["bin_width_chosen"], true);
+    let h = row["bin_width"].as_f64().unwrap();
+    assert!(h > 1e-4, "{h}");
+    assert!(eps >= row["epsilon_optimistic"].as_f64().unwrap(), "{row}");
+    let given = h.to_string();
+    let (again, v) = epsilon(&[&setting[..], &["--json", "--pld-bin-width", &given]].concat());
+    assert_eq!(again.to_bits(), eps.to_bits());
+    assert_eq!(v["results"][0]["bin_width_chosen"], false);
+    let text = run(&setting);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.contains(&format!("bin width {h}, chosen")),
+        "{stdout}"
+    );
+}
+
+/// A width given that is too fine for the loss is refused, naming the flag.
+#[test]
+fn a_width_given_too_fine_is_refused_naming_the_flag() {
+    let out = run(&[
+        "--q",
+        "0.5",
+        "--noise-multiplier",
+        "0.01",
+        "--steps",
+        "1",
+        "--delta",
+        "1e-5",
+        "--accountant",
+        "pld",
+        "--pld-bin-width",
+        "1e-4",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--pld-bin-width"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

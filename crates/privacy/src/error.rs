@@ -28,4 +28,9 @@ pub enum PrivacyError {
     /// replaced by another value.
     #[error("exact sampler: a draw beyond the 64-bit integers ({0})")]
     SampleOverflow(&'static str),
+    /// A privacy-loss distribution's grid would need more points than allowed at the bin width
+    /// asked for: a coarser bin width answers (the message says what needed how many points,
+    /// and which option sets the width).
+    #[error("grid too fine: {0}")]
+    GridTooFine(String),
 }

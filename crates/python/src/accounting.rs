@@ -34,7 +34,7 @@ fn subsampled_gaussian_epsilon_json(
                 noise_multiplier,
                 steps,
                 delta,
-                pld_bin_width,
+                Some(pld_bin_width),
             )
         })
         .map_err(errors::privacy)?;
@@ -82,7 +82,7 @@ fn noise_multiplier_json(
                 steps,
                 target_delta,
                 resolution,
-                pld_bin_width,
+                Some(pld_bin_width),
                 |_, _| {},
             )
         })

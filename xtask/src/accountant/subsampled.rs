@@ -13,7 +13,11 @@
 //! - `rdp`: fractional and integer orders (1.1..10.9, 11..64, 128, 256, 512), improved conversion
 //!   (Balle et al. 2020).
 //! - `pld`: privacy-loss distribution, connect-the-dots discretisation and FFT composition
-//!   with every error bounded (an upper bound).
+//!   with every error bounded (an upper bound). Without `--pld-bin-width` the bin width is
+//!   chosen: `1e-4` where every grid fits `2^22` points, coarser where the loss's span needs it
+//!   ([`privacy::accountant::pld::AUTO_GRID_POINTS`]); the width used is printed. At `q = 1`
+//!   it answers by the exact route instead (`T` Gaussian mechanisms are exactly
+//!   `sqrt(T)/z`-GDP), labelled so.
 //!
 //! `--relation replace-one` accounts one record replaced instead of added or removed: the PLD
 //! accountant of the dominating pair ([`privacy::accountant::pld::replace_one`]); the others
@@ -86,9 +90,12 @@ pub struct SubsampledArgs {
     /// accountants here have no replace-one bound for the subsampled Gaussian).
     #[arg(long, value_enum, default_value_t = Relation::AddRemove)]
     relation: Relation,
-    /// Bin width of the PLD loss grid (the excess over the exact epsilon is second order in the width).
-    #[arg(long, default_value_t = 1e-4)]
-    pld_bin_width: f64,
+    /// Bin width of the PLD loss grid (the excess over the exact epsilon is second order in the
+    /// width). Without it: 1e-4 where every grid of the accounting fits 2^22 points (64 MiB an
+    /// FFT), else the finest width that fits (printed). At q = 1 no grid is used: the pld
+    /// accountant answers by the exact Gaussian route (mu = sqrt(steps)/z-GDP).
+    #[arg(long)]
+    pld_bin_width: Option<f64>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -121,7 +128,13 @@ fn epsilon_of(
     let (a, r) = (accountant(w), relation(args.relation));
     let e =
         named::subsampled_gaussian(a, r, args.q, z, args.steps, args.delta, args.pld_bin_width)?;
-    let row = if r == named::Relation::ReplaceOne {
+    let route = e
+        .route
+        .map(|r| json!({"route": r, "bin_width_chosen": e.bin_width_chosen, "mu": e.mu}));
+    let mut row = if e.route == Some(named::PldRoute::ExactGaussian) {
+        json!({"accountant": name(w), "epsilon": e.epsilon, "epsilon_remove": e.epsilon_remove,
+               "epsilon_add": e.epsilon_add, "bin_width": null})
+    } else if r == named::Relation::ReplaceOne {
         json!({"accountant": name(w), "epsilon": e.epsilon, "relation": "replace-one",
                "method": "dominating pair (1-q) N(0) + q N(1) vs (1-q) N(0) + q N(-1)",
                "bin_width": e.bin_width})
@@ -140,7 +153,16 @@ fn epsilon_of(
             }
         }
     };
-    Ok((row, a.description(r), e.epsilon))
+    if let (Some(extra), Some(map)) = (route, row.as_object_mut()) {
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            map.insert(k.clone(), v.clone());
+        }
+    }
+    let note = match e.route {
+        Some(route @ named::PldRoute::ExactGaussian) => route.description(),
+        _ => a.description(r),
+    };
+    Ok((row, note, e.epsilon))
 }
 
 /// Under replace-one only the PLD accountant has a bound: refuse the others up front.
@@ -182,7 +204,11 @@ fn calibrate(args: &SubsampledArgs, target: f64) -> anyhow::Result<()> {
     }
     let mut rows = Vec::new();
     for w in which {
-        let note = accountant(w).description(relation(args.relation));
+        let note = if w == Which::Pld && q >= 1.0 {
+            named::PldRoute::ExactGaussian.description()
+        } else {
+            accountant(w).description(relation(args.relation))
+        };
         let c: Calibration = named::subsampled_gaussian_noise_multiplier(
             accountant(w),
             relation(args.relation),
@@ -288,8 +314,20 @@ pub fn run(args: SubsampledArgs) -> anyhow::Result<()> {
                 .and_then(|o| o.as_f64())
                 .map(|o| format!(" (order {o})"))
                 .unwrap_or_default();
+            let grid = match (r.get("bin_width").and_then(|h| h.as_f64()), r.get("mu")) {
+                (Some(h), _) => {
+                    let how = if r["bin_width_chosen"].as_bool() == Some(true) {
+                        "chosen"
+                    } else {
+                        "given"
+                    };
+                    format!(" (bin width {h}, {how})")
+                }
+                (None, Some(mu)) if r["route"] == "exact-gaussian" => format!(" (mu = {mu})"),
+                _ => String::new(),
+            };
             println!(
-                "  {:<10} eps = {:.6}{order}   [{}]",
+                "  {:<10} eps = {:.6}{order}{grid}   [{}]",
                 r["accountant"].as_str().unwrap_or(""),
                 r["epsilon"].as_f64().unwrap_or(f64::NAN),
                 r["note"].as_str().unwrap_or("")

@@ -32,12 +32,65 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64, PrivacyError> {
     Ok(delta_unchecked(mu, eps))
 }
 
-fn delta_unchecked(mu: f64, eps: f64) -> f64 {
-    (normal::cdf(-eps / mu + mu / 2.0) - eps.exp() * normal::cdf(-eps / mu - mu / 2.0)).max(0.0)
+/// `u`, the unit roundoff.
+const U: f64 = f64::EPSILON / 2.0;
+
+/// The two terms of `delta(eps) = Phi(a) - e^eps Phi(b)`, `a = -eps/mu + mu/2`, `b = a - mu`.
+/// The second is formed in log space, `exp(eps + ln Phi(b))`, where `e^eps` would overflow or
+/// `Phi(b)` underflow: at `mu = 100` (one Gaussian with `z = 0.01`) the root for
+/// `delta = 1e-5` is at `eps = 5425.5`, where `e^eps` is infinite, `Phi(b) = Phi(-104.3)` is
+/// 0 and their product `e^eps Phi(b) = 5e-7` is not negligible; formed directly it was `NaN`,
+/// taken as `delta = 0`, and the bisection stopped near `eps = 709.8`, below the truth.
+fn terms(mu: f64, eps: f64) -> (f64, f64) {
+    let (a, b) = (-eps / mu + mu / 2.0, -eps / mu - mu / 2.0);
+    let pb = normal::cdf(b);
+    let second = if eps < 700.0 && pb > 1e-290 {
+        eps.exp() * pb
+    } else {
+        (eps + normal::ln_cdf(b)).exp()
+    };
+    (normal::cdf(a), second)
 }
 
-/// The smallest `eps >= 0` with `delta(eps) <= delta` under `mu`-GDP (bisection to `1e-12`
-/// relative, the upper end returned), 0 when `delta >= delta(0) = 2 Phi(mu/2) - 1`.
+fn delta_unchecked(mu: f64, eps: f64) -> f64 {
+    let (first, second) = terms(mu, eps);
+    (first - second).max(0.0)
+}
+
+/// An upper bound on the exact `delta(eps)` of `mu`-GDP from its floating-point evaluation.
+///
+/// # Formula
+/// The arguments `a`, `b` are computed with absolute error at most
+/// `e_arg = 2u (eps/mu + mu/2)` (a rounded quotient and a rounded sum). [`normal::cdf`] is
+/// accurate to `(4 + t^2)` ulps (relative `2u (4 + t^2)`) at `t`, and
+/// `d ln Phi(t)/dt = phi(t)/Phi(t) <= max(-t, 0) + 1`, so `Phi(a)` has relative error at most
+/// `r1 = 2u (4 + a^2) + (max(-a, 0) + 1) e_arg`, and `ln Phi(b)` ([`normal::ln_cdf`]) absolute
+/// error at most `2u (4 + b^2) + (|b| + 1) e_arg`; the sum `eps + ln Phi(b)` adds
+/// `u (eps + |ln Phi(b)|)` and `exp` one ulp, which gives the second term's relative error
+/// `r2`. The bound is `Phi(a) (1 + 2 r1) - e^eps Phi(b) (1 - 2 r2)` (a factor 2 to spare, which
+/// also covers the subtraction's rounding): at least the exact value.
+fn delta_upper(mu: f64, eps: f64) -> f64 {
+    let (a, b) = (-eps / mu + mu / 2.0, -eps / mu - mu / 2.0);
+    let e_arg = 2.0 * U * (eps / mu + mu / 2.0);
+    let r1 = 2.0 * U * (4.0 + a * a) + ((-a).max(0.0) + 1.0) * e_arg;
+    let ln_b = normal::ln_cdf(b);
+    let r2 = 2.0 * U * (4.0 + b * b) + (b.abs() + 1.0) * e_arg + U * (eps + ln_b.abs()) + 2.0 * U;
+    let (first, second) = terms(mu, eps);
+    (first * (1.0 + 2.0 * r1) - second * (1.0 - 2.0 * r2)).max(0.0)
+}
+
+/// The smallest `eps >= 0` with `delta(eps) <= delta` under `mu`-GDP, as an upper bound: 0
+/// when `delta >= delta(0) = 2 Phi(mu/2) - 1`.
+///
+/// # Root search
+/// `delta(eps)` is decreasing in `eps`. The bracket `[lo, hi]` starts at `[0, 1]`, doubles
+/// `hi` until a *bound* on `delta(hi)` (`delta_upper`: the evaluation with its floating-point
+/// error added, derived at that function) is at most `delta`, then bisects to `1e-12`
+/// relative (`hi - lo <= 1e-12 max(hi, 1)`) keeping `delta_upper(hi) <= delta`, and returns
+/// `hi`, the upper end. So the exact `delta` at the returned epsilon is at most the target
+/// (the epsilon is never optimistic), and the returned epsilon exceeds the exact root by at
+/// most the bracket's `1e-12` relative plus what the error allowance moves the root (about
+/// `r / (-d ln delta / d eps)`, below `1e-11` relative at `mu = 100`).
 ///
 /// # Errors
 /// `mu` not positive and finite, `delta` outside (0, 1); [`PrivacyError::Unbounded`] when the
@@ -45,11 +98,11 @@ fn delta_unchecked(mu: f64, eps: f64) -> f64 {
 pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64, PrivacyError> {
     let mu = Mu::new(mu)?.get();
     let delta = Delta::positive(delta)?.get();
-    if delta_unchecked(mu, 0.0) <= delta {
+    if delta_upper(mu, 0.0) <= delta {
         return Ok(0.0);
     }
     let (mut lo, mut hi) = (0.0, 1.0);
-    while delta_unchecked(mu, hi) > delta {
+    while delta_upper(mu, hi) > delta {
         hi *= 2.0;
         if hi > 1e6 {
             return Err(PrivacyError::Unbounded(format!(
@@ -59,7 +112,7 @@ pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64, PrivacyError> {
     }
     while hi - lo > 1e-12 * hi.max(1.0) {
         let mid = 0.5 * (lo + hi);
-        if delta_unchecked(mu, mid) > delta {
+        if delta_upper(mu, mid) > delta {
             lo = mid
         } else {
             hi = mid
@@ -168,6 +221,29 @@ mod tests {
             assert!(back <= delta && back > delta * (1.0 - 1e-9), "{back}");
         }
         assert_eq!(gdp_epsilon(0.01, 0.5).unwrap().to_bits(), 0f64.to_bits());
+    }
+
+    /// Far from the origin (`mu = 100`, `200`: one Gaussian with `z = 0.01`, and its
+    /// replace-one pair), where `e^eps` overflows and `Phi(b)` underflows: the epsilon is at
+    /// least mpmath's exact root (60 digits, bisection to `1e-60`) and above it by at most the
+    /// bracket's `1e-12` relative plus the allowance's `1e-11` (see [`gdp_epsilon`]), and
+    /// `delta` at it (mpmath's `delta` there, also given) is at most the target. Before, the
+    /// product `e^eps Phi(b)` was `NaN`, taken as 0, and the answer was about 709.8.
+    #[test]
+    fn large_mu_is_exact_and_an_upper_bound() {
+        for (mu, exact) in [
+            (100.0, 5_425.509_846_147_43),
+            (200.0, 20_851.988_679_700_93),
+            (50.0, 1_462.285_015_964_779_8),
+        ] {
+            let e = gdp_epsilon(mu, 1e-5).unwrap();
+            assert!(
+                e >= exact && e <= exact * (1.0 + 1.1e-11),
+                "mu = {mu}: {e} vs {exact}"
+            );
+            let d = gdp_delta(mu, e).unwrap();
+            assert!(d <= 1e-5 && d > 1e-5 * (1.0 - 1e-9), "mu = {mu}: {d:e}");
+        }
     }
 
     /// Composition adds the squares: T Gaussians of mu each are one of mu sqrt(T); the

@@ -6,7 +6,14 @@
 //! - `rdp`: fractional and integer orders 1.1..512, the improved conversion of Balle et al. 2020
 //!   ([`super::rdp::default_orders`]).
 //! - `pld`: the connect-the-dots privacy-loss distribution with FFT composition and every error
-//!   bounded: an upper bound ([`super::pld`]).
+//!   bounded: an upper bound ([`super::pld`]). Its bin width is the caller's, or (none given)
+//!   chosen so that every grid fits [`AUTO_GRID_POINTS`] points
+//!   ([`super::pld::subsampled_gaussian_pld_epsilon_auto`]). At `q = 1` (no subsampling) it
+//!   answers by the exact route instead, [`PldRoute::ExactGaussian`]: `T` Gaussian mechanisms
+//!   with noise multiplier `z` are exactly `mu`-GDP with `mu = sqrt(T)/z` (Dong, Roth & Su 2019,
+//!   Corollary 3.3; `2 sqrt(T)/z` under replace-one, the sensitivity doubled), and
+//!   [`gdp_epsilon`] inverts the exact curve `delta(eps) = Phi(-eps/mu + mu/2) - e^eps
+//!   Phi(-eps/mu - mu/2)` (Balle & Wang 2018, Theorem 8) from above.
 //! - `gdp-clt`: Gaussian DP with the central-limit `mu = q sqrt(T (e^(1/z^2) - 1))` (Bu, Dong,
 //!   Long & Su 2020): an approximation, **not a bound**.
 //!
@@ -18,10 +25,13 @@ use serde::{Deserialize, Serialize};
 use super::calibrate::{Calibration, smallest_noise_multiplier};
 use super::gdp::{gdp_epsilon, subsampled_gaussian_clt_mu};
 use super::pld::{
-    PldSettings, subsampled_gaussian_pld_epsilon, subsampled_gaussian_pld_epsilon_replace_one,
+    AUTO_GRID_POINTS, PldSettings, subsampled_gaussian_pld_epsilon,
+    subsampled_gaussian_pld_epsilon_auto, subsampled_gaussian_pld_epsilon_replace_one,
+    subsampled_gaussian_pld_epsilon_replace_one_auto,
 };
 use super::rdp::{RdpConversion, default_orders, paper_orders, subsampled_gaussian_epsilon};
 use crate::error::PrivacyError;
+use crate::params::{NoiseMultiplier, SamplingRate};
 
 /// An accountant of the Poisson-subsampled Gaussian (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +135,30 @@ impl Relation {
     }
 }
 
+/// How the `pld` accountant answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PldRoute {
+    /// The connect-the-dots PLD on a loss grid (an upper bound).
+    Grid,
+    /// `q = 1`: the exact epsilon of the composed Gaussian mechanism, `mu = sqrt(T)/z`-GDP
+    /// (`2 sqrt(T)/z` under replace-one), from above ([`gdp_epsilon`]).
+    ExactGaussian,
+}
+
+impl PldRoute {
+    /// What the route computes, in a few words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Grid => "connect-the-dots PLD on a loss grid: an upper bound on epsilon",
+            Self::ExactGaussian => {
+                "q = 1: exact Gaussian route, mu = sqrt(T)/z-GDP (2 sqrt(T)/z for replace-one), \
+                 epsilon from above"
+            }
+        }
+    }
+}
+
 /// One accountant's answer for `steps` rounds of the Poisson-subsampled Gaussian.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct AccountedEpsilon {
@@ -143,10 +177,16 @@ pub struct AccountedEpsilon {
     pub epsilon_add: Option<f64>,
     /// See [`AccountedEpsilon::epsilon_remove`]: the optimistic PLD, **not a bound**.
     pub epsilon_optimistic: Option<f64>,
-    /// The central-limit `mu` (`gdp-clt`).
+    /// The central-limit `mu` (`gdp-clt`), or the exact `mu` of the `pld` accountant's
+    /// [`PldRoute::ExactGaussian`].
     pub mu: Option<f64>,
-    /// The PLD's bin width (`pld`).
+    /// The PLD's bin width (`pld` on [`PldRoute::Grid`]).
     pub bin_width: Option<f64>,
+    /// Whether the bin width was chosen (from the loss's span and the cap
+    /// [`AUTO_GRID_POINTS`]) rather than given (`pld` on [`PldRoute::Grid`]).
+    pub bin_width_chosen: Option<bool>,
+    /// How the `pld` accountant answered.
+    pub route: Option<PldRoute>,
 }
 
 /// A typed refusal unless `accountant` has a bound under `relation`.
@@ -162,8 +202,16 @@ pub fn check_relation(accountant: Accountant, relation: Relation) -> Result<(), 
 }
 
 /// Epsilon of `steps` rounds of the Poisson-subsampled Gaussian (rate `q`, noise multiplier `z`)
-/// at `delta` under `accountant` and `relation`; `pld_bin_width` sets the PLD's loss grid
-/// (the CLI's default is `1e-4`; the tail mass is [`PldSettings::default`]'s).
+/// at `delta` under `accountant` and `relation`. `pld_bin_width` sets the PLD's loss grid;
+/// `None` chooses it: the default `1e-4` where every grid fits [`AUTO_GRID_POINTS`] points,
+/// coarser where not ([`subsampled_gaussian_pld_epsilon_auto`]); the tail mass is
+/// [`PldSettings::default`]'s. At `q = 1` the `pld` accountant takes the exact route
+/// ([`PldRoute::ExactGaussian`], no grid).
+///
+/// # Errors
+/// Bad parameters; the relation refused ([`check_relation`]); the accountant's own errors; a
+/// [`PrivacyError::GridTooFine`] naming the option (`pld_bin_width`, `--pld-bin-width`) when
+/// a width given is too fine for the loss's span.
 pub fn subsampled_gaussian(
     accountant: Accountant,
     relation: Relation,
@@ -171,13 +219,9 @@ pub fn subsampled_gaussian(
     z: f64,
     steps: u64,
     delta: f64,
-    pld_bin_width: f64,
+    pld_bin_width: Option<f64>,
 ) -> Result<AccountedEpsilon, PrivacyError> {
     check_relation(accountant, relation)?;
-    let settings = PldSettings {
-        bin_width: pld_bin_width,
-        ..PldSettings::default()
-    };
     let empty = AccountedEpsilon {
         accountant,
         relation,
@@ -188,13 +232,36 @@ pub fn subsampled_gaussian(
         epsilon_optimistic: None,
         mu: None,
         bin_width: None,
+        bin_width_chosen: None,
+        route: None,
+    };
+    if accountant == Accountant::Pld && SamplingRate::new(q)?.get() >= 1.0 {
+        return exact_gaussian(relation, z, steps, delta, empty);
+    }
+    let grid = |width: Option<f64>| AccountedEpsilon {
+        bin_width: width,
+        bin_width_chosen: Some(pld_bin_width.is_none()),
+        route: Some(PldRoute::Grid),
+        ..empty
     };
     if relation == Relation::ReplaceOne {
-        let epsilon = subsampled_gaussian_pld_epsilon_replace_one(q, z, steps, delta, settings)?;
+        let (epsilon, h) = match pld_bin_width {
+            None => subsampled_gaussian_pld_epsilon_replace_one_auto(
+                q,
+                z,
+                steps,
+                delta,
+                AUTO_GRID_POINTS,
+            )?,
+            Some(h) => (
+                subsampled_gaussian_pld_epsilon_replace_one(q, z, steps, delta, settings(h))
+                    .map_err(|e| name_the_option(e, h))?,
+                h,
+            ),
+        };
         return Ok(AccountedEpsilon {
             epsilon,
-            bin_width: Some(settings.bin_width),
-            ..empty
+            ..grid(Some(h))
         });
     }
     Ok(match accountant {
@@ -213,14 +280,17 @@ pub fn subsampled_gaussian(
             }
         }
         Accountant::Pld => {
-            let r = subsampled_gaussian_pld_epsilon(q, z, steps, delta, settings)?;
+            let r = match pld_bin_width {
+                None => subsampled_gaussian_pld_epsilon_auto(q, z, steps, delta, AUTO_GRID_POINTS)?,
+                Some(h) => subsampled_gaussian_pld_epsilon(q, z, steps, delta, settings(h))
+                    .map_err(|e| name_the_option(e, h))?,
+            };
             AccountedEpsilon {
                 epsilon: r.epsilon,
                 epsilon_remove: Some(r.epsilon_remove),
                 epsilon_add: Some(r.epsilon_add),
                 epsilon_optimistic: Some(r.epsilon_optimistic),
-                bin_width: Some(settings.bin_width),
-                ..empty
+                ..grid(Some(r.bin_width))
             }
         }
         Accountant::GdpClt => {
@@ -231,6 +301,61 @@ pub fn subsampled_gaussian(
                 ..empty
             }
         }
+    })
+}
+
+fn settings(bin_width: f64) -> PldSettings {
+    PldSettings {
+        bin_width,
+        ..PldSettings::default()
+    }
+}
+
+/// A grid too fine at a width the caller gave: the message names the option to change.
+fn name_the_option(e: PrivacyError, h: f64) -> PrivacyError {
+    match e {
+        PrivacyError::GridTooFine(m) => PrivacyError::GridTooFine(format!(
+            "{}; the bin width {h} given (pld_bin_width, --pld-bin-width) is too fine for this \
+             loss: give a coarser one, or none to have one chosen within {AUTO_GRID_POINTS} grid \
+             points",
+            m.trim_end_matches("; increase the bin width (PldSettings::bin_width)")
+        )),
+        other => other,
+    }
+}
+
+/// The `pld` accountant at `q = 1`: the Gaussian mechanism composed `steps` times with noise
+/// multiplier `z` is exactly `mu`-GDP, `mu = sqrt(T)/z` (Dong, Roth & Su 2019, Corollary 3.3:
+/// the `mu_i^2` add; a Gaussian of sensitivity `Delta` and noise `sigma` is `Delta/sigma`-GDP),
+/// `mu = 2 sqrt(T)/z` under replace-one (the antipodal pair's sensitivity is 2; the dominating
+/// pair of [`super::pld::replace_one`] at `q = 1`). Its epsilon is [`gdp_epsilon`]'s, an upper
+/// bound on the root of the exact curve. `mu` is moved up by two ulps first: its rounding (a
+/// square root and a quotient, relative `2u` at most) could have lowered it, and `delta(eps)`
+/// increases with `mu`.
+fn exact_gaussian(
+    relation: Relation,
+    z: f64,
+    steps: u64,
+    delta: f64,
+    empty: AccountedEpsilon,
+) -> Result<AccountedEpsilon, PrivacyError> {
+    let z = NoiseMultiplier::new(z)?.get();
+    let steps = validation::at_least_one("steps", steps)?;
+    let sensitivity = match relation {
+        Relation::AddRemove => 1.0,
+        Relation::ReplaceOne => 2.0,
+    };
+    let mu = (sensitivity * (steps as f64).sqrt() / z)
+        .next_up()
+        .next_up();
+    let epsilon = gdp_epsilon(mu, delta)?;
+    Ok(AccountedEpsilon {
+        epsilon,
+        epsilon_remove: Some(epsilon),
+        epsilon_add: Some(epsilon),
+        mu: Some(mu),
+        route: Some(PldRoute::ExactGaussian),
+        ..empty
     })
 }
 
@@ -246,7 +371,7 @@ pub fn subsampled_gaussian_noise_multiplier(
     steps: u64,
     delta: f64,
     resolution: f64,
-    pld_bin_width: f64,
+    pld_bin_width: Option<f64>,
     progress: impl FnMut(f64, f64),
 ) -> Result<Calibration, PrivacyError> {
     check_relation(accountant, relation)?;
@@ -286,7 +411,8 @@ mod tests {
         }
         for a in [Accountant::RdpPaper, Accountant::Rdp, Accountant::GdpClt] {
             assert!(
-                subsampled_gaussian(a, Relation::ReplaceOne, 0.01, 1.0, 10, 1e-5, 1e-3).is_err()
+                subsampled_gaussian(a, Relation::ReplaceOne, 0.01, 1.0, 10, 1e-5, Some(1e-3))
+                    .is_err()
             );
         }
         let r = subsampled_gaussian(
@@ -296,7 +422,7 @@ mod tests {
             1.0,
             10,
             1e-5,
-            1e-3,
+            Some(1e-3),
         )
         .unwrap();
         assert!(r.epsilon.is_finite() && r.epsilon > 0.0);
@@ -306,7 +432,7 @@ mod tests {
     fn each_accountant_is_the_library_call_it_names() {
         let (q, z, t, d) = (0.02, 1.1, 200, 1e-5);
         let paper =
-            subsampled_gaussian(Accountant::RdpPaper, Relation::AddRemove, q, z, t, d, 1e-4)
+            subsampled_gaussian(Accountant::RdpPaper, Relation::AddRemove, q, z, t, d, None)
                 .unwrap();
         assert_eq!(
             paper.epsilon.to_bits(),
@@ -315,7 +441,7 @@ mod tests {
                 .to_bits()
         );
         let gdp =
-            subsampled_gaussian(Accountant::GdpClt, Relation::AddRemove, q, z, t, d, 1e-4).unwrap();
+            subsampled_gaussian(Accountant::GdpClt, Relation::AddRemove, q, z, t, d, None).unwrap();
         assert_eq!(
             gdp.epsilon.to_bits(),
             gdp_epsilon(subsampled_gaussian_clt_mu(q, z, t).unwrap(), d)
@@ -323,8 +449,104 @@ mod tests {
                 .to_bits()
         );
         let rdp =
-            subsampled_gaussian(Accountant::Rdp, Relation::AddRemove, q, z, t, d, 1e-4).unwrap();
+            subsampled_gaussian(Accountant::Rdp, Relation::AddRemove, q, z, t, d, None).unwrap();
         // The improved conversion over more orders is never looser than the paper's preset.
         assert!(rdp.epsilon <= paper.epsilon);
+    }
+
+    /// At q = 1 the pld accountant answers by the exact route, equal to the GDP inverse at
+    /// `mu = sqrt(T)/z` (moved up two ulps) and an upper bound: mpmath's exact root (60 digits)
+    /// at most, `delta` there at most the target. The example of issue 30 (`z = 0.01`, one
+    /// step, `delta = 1e-5`), which the grid refused at its default width; replace-one at `2z`
+    /// is the same mechanism.
+    #[test]
+    fn at_q_one_pld_is_the_exact_gaussian() {
+        let exact = 5_425.509_846_147_43;
+        for width in [None, Some(1e-4)] {
+            let r = subsampled_gaussian(
+                Accountant::Pld,
+                Relation::AddRemove,
+                1.0,
+                0.01,
+                1,
+                1e-5,
+                width,
+            )
+            .unwrap();
+            assert_eq!(r.route, Some(PldRoute::ExactGaussian));
+            assert_eq!((r.bin_width, r.bin_width_chosen), (None, None));
+            let mu = r.mu.unwrap();
+            assert!(
+                mu > 100.0 && mu <= 100.0 * (1.0 + 4.0 * f64::EPSILON),
+                "{mu}"
+            );
+            assert_eq!(
+                r.epsilon.to_bits(),
+                gdp_epsilon(mu, 1e-5).unwrap().to_bits()
+            );
+            assert!(
+                r.epsilon >= exact && r.epsilon <= exact * (1.0 + 1.1e-11),
+                "{}",
+                r.epsilon
+            );
+            assert!(super::super::gdp::gdp_delta(100.0, r.epsilon).unwrap() <= 1e-5);
+        }
+        let ro = subsampled_gaussian(
+            Accountant::Pld,
+            Relation::ReplaceOne,
+            1.0,
+            0.02,
+            1,
+            1e-5,
+            None,
+        )
+        .unwrap();
+        assert_eq!(ro.route, Some(PldRoute::ExactGaussian));
+        assert!(
+            (ro.epsilon - exact).abs() <= 1.1e-11 * exact,
+            "{}",
+            ro.epsilon
+        );
+        // T compositions: mu = sqrt(T)/z (S8 of the reference settings).
+        let s8 = subsampled_gaussian(
+            Accountant::Pld,
+            Relation::AddRemove,
+            1.0,
+            2.0,
+            100,
+            1e-5,
+            None,
+        )
+        .unwrap();
+        let (_, _, _, exact8) = super::super::pld::reference::EXACT_GAUSSIAN[0];
+        assert!(s8.epsilon >= exact8 && s8.epsilon <= exact8 * (1.0 + 1.1e-11));
+    }
+
+    /// A width given is used as given (the same bits as the library call); none given chooses
+    /// the default `1e-4` where it fits (the same answer as giving it); a width given that is
+    /// too fine is an error naming the option, both spellings.
+    #[test]
+    fn the_bin_width_given_is_respected_and_a_too_fine_one_is_named() {
+        let (q, z, t, d) = (0.25, 1.0, 4, 1e-3);
+        for (width, expect) in [(Some(1e-3), 1e-3), (Some(1e-4), 1e-4), (None, 1e-4)] {
+            let r = subsampled_gaussian(Accountant::Pld, Relation::AddRemove, q, z, t, d, width)
+                .unwrap();
+            assert_eq!(r.route, Some(PldRoute::Grid));
+            assert_eq!(r.bin_width, Some(expect));
+            assert_eq!(r.bin_width_chosen, Some(width.is_none()));
+            let lib = subsampled_gaussian_pld_epsilon(q, z, t, d, settings(expect)).unwrap();
+            assert_eq!(r.epsilon.to_bits(), lib.epsilon.to_bits());
+        }
+        for relation in [Relation::AddRemove, Relation::ReplaceOne] {
+            let e = subsampled_gaussian(Accountant::Pld, relation, 0.5, 0.01, 1, 1e-5, Some(1e-4))
+                .unwrap_err();
+            let PrivacyError::GridTooFine(m) = &e else {
+                panic!("{e}");
+            };
+            assert!(
+                m.contains("--pld-bin-width") && m.contains("pld_bin_width"),
+                "{m}"
+            );
+        }
     }
 }

@@ -47,8 +47,9 @@ pub const SPLIT_MARGIN: f64 = 1e-9;
 /// Smallest bin width accepted: above it, `u / h < 1e-10`, well inside [`SPLIT_MARGIN`].
 pub const MIN_BIN_WIDTH: f64 = 1e-6;
 
-/// Largest number of grid points of one mechanism's loss.
-const MAX_BINS: usize = 50_000_000;
+/// Largest number of grid points of one mechanism's loss at a bin width given explicitly
+/// (a width chosen by [`super::choose_bin_width`] keeps to its own, smaller cap).
+pub(super) const MAX_BINS: usize = 50_000_000;
 
 /// Which discretisation to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,23 +78,37 @@ pub(super) trait LossLaw {
     fn bin(&self, a: f64, b: f64) -> (f64, f64);
 }
 
-/// The discretised law on the grid of width `h` (see the module documentation).
+/// The number of grid points of `law`'s discretisation at width `h` and tail mass `tail`, and
+/// the loss range `(lo, hi)` it covers.
+pub(super) fn grid_points<L: LossLaw>(
+    law: &L,
+    h: f64,
+    tail: f64,
+) -> Result<(f64, f64, f64), PrivacyError> {
+    let (lo, hi) = law.range(tail, h)?;
+    let j0 = (lo / h).floor();
+    let j1 = (hi / h).ceil().max(j0);
+    Ok((j1 - j0 + 1.0, lo, hi))
+}
+
+/// The discretised law on the grid of width `h` (see the module documentation), of at most
+/// `max_bins` points.
 pub(super) fn discretise<L: LossLaw>(
     law: &L,
     h: f64,
     tail: f64,
     estimate: Estimate,
+    max_bins: usize,
 ) -> Result<Pmf, PrivacyError> {
-    let (lo, hi) = law.range(tail, h)?;
-    let j0 = (lo / h).floor();
-    let j1 = (hi / h).ceil().max(j0);
-    let n = j1 - j0 + 1.0;
-    if !(n.is_finite() && n <= MAX_BINS as f64) {
-        return Err(PrivacyError::Calibration(format!(
-            "PLD: the loss spans [{lo}, {hi}], {n} grid points of width {h}; increase the bin \
-             width"
+    let (n, lo, hi) = grid_points(law, h, tail)?;
+    if !(n.is_finite() && n <= max_bins as f64) {
+        return Err(PrivacyError::GridTooFine(format!(
+            "PLD: the loss spans [{lo}, {hi}], {n} grid points of width {h} (at most {max_bins}); \
+             increase the bin width (PldSettings::bin_width)"
         )));
     }
+    let j0 = (lo / h).floor();
+    let j1 = (hi / h).ceil().max(j0);
     let (j0, n) = (j0 as i64, n as usize);
     let mut masses = vec![0.0; n];
     let gain = -(-h).exp_m1();

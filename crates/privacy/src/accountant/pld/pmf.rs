@@ -151,7 +151,7 @@ impl Pmf {
         }
         let len = self.len() + other.len() - 1;
         if len.next_power_of_two() > MAX_FFT_LEN {
-            return Err(too_long(len));
+            return Err(too_long(len, MAX_FFT_LEN));
         }
         let c = fft::convolve(&self.masses, &other.masses);
         let (na, nb) = (mass(&self.masses), mass(&other.masses));
@@ -238,8 +238,45 @@ impl Pmf {
             .fold(1.0, f64::min)
     }
 
-    /// The `steps`-fold composition of `self` with itself.
-    pub(super) fn self_compose(&self, steps: u64, tail: f64) -> Result<Pmf, PrivacyError> {
+    /// The grid indices `[k_lo, k_hi]` of the `steps`-fold sum's Chernoff window at tail mass
+    /// `tail` (see [`Pmf::chernoff_end`]), inside the full support
+    /// `[steps offset, steps (offset + len - 1)]`.
+    fn chernoff_window(&self, steps: u64, tail: f64) -> (i64, i64) {
+        let t = steps as f64;
+        let full_lo = self.offset * steps as i64;
+        let full_hi = full_lo + (steps as i64) * (self.len() as i64 - 1);
+        let lo = self.chernoff_end(t, tail, -1.0);
+        let hi = self.chernoff_end(t, tail, 1.0);
+        let clamp = |v: f64, a: i64, b: i64| {
+            if v.is_nan() {
+                a
+            } else {
+                (v.max(a as f64).min(b as f64)) as i64
+            }
+        };
+        let k_lo = clamp((lo / self.h).floor(), full_lo, full_hi);
+        let k_hi = clamp((hi / self.h).ceil(), k_lo, full_hi);
+        (k_lo, k_hi)
+    }
+
+    /// The length on the loss axis of the `steps`-fold sum's Chernoff window (the span the
+    /// composition keeps before rounding its length up to a power of two).
+    pub(super) fn window_span(&self, steps: u64, tail: f64) -> f64 {
+        if steps == 1 {
+            return (self.len() - 1) as f64 * self.h;
+        }
+        let (k_lo, k_hi) = self.chernoff_window(steps, tail);
+        (k_hi - k_lo) as f64 * self.h
+    }
+
+    /// The `steps`-fold composition of `self` with itself, on an FFT of at most `max_len`
+    /// points (a power of two).
+    pub(super) fn self_compose(
+        &self,
+        steps: u64,
+        tail: f64,
+        max_len: usize,
+    ) -> Result<Pmf, PrivacyError> {
         if steps == 1 {
             return Ok(self.clone());
         }
@@ -252,22 +289,12 @@ impl Pmf {
             // Small: the whole support, no folding.
             (full_lo, (full_len as usize).next_power_of_two(), 0.0)
         } else {
-            let lo = self.chernoff_end(t, tail, -1.0);
-            let hi = self.chernoff_end(t, tail, 1.0);
             let full_hi = full_lo + (full_len - 1) as i64;
-            let clamp = |v: f64, a: i64, b: i64| {
-                if v.is_nan() {
-                    a
-                } else {
-                    (v.max(a as f64).min(b as f64)) as i64
-                }
-            };
-            let k_lo = clamp((lo / self.h).floor(), full_lo, full_hi);
-            let k_hi = clamp((hi / self.h).ceil(), k_lo, full_hi);
+            let (k_lo, k_hi) = self.chernoff_window(steps, tail);
             let width = (k_hi - k_lo + 1) as u128;
             let n = width.next_power_of_two();
-            if n > MAX_FFT_LEN as u128 {
-                return Err(too_long_u128(width));
+            if n > max_len as u128 {
+                return Err(too_long_u128(width, max_len));
             }
             let n = n as usize;
             // A window reaching past the support's end is moved down to end there, so that
@@ -285,8 +312,8 @@ impl Pmf {
             };
             (k_lo, n, upper)
         };
-        if n > MAX_FFT_LEN {
-            return Err(too_long(n));
+        if n > max_len {
+            return Err(too_long(n, max_len));
         }
         let start = usize::try_from(k_lo - full_lo).expect("window starts above the support");
         // Entries beyond the full support's end are zero in exact arithmetic: not kept.
@@ -436,14 +463,15 @@ fn mass(m: &[f64]) -> f64 {
     m.iter().sum::<f64>() * (1.0 + m.len() as f64 * U)
 }
 
-fn too_long(len: usize) -> PrivacyError {
-    too_long_u128(len as u128)
+fn too_long(len: usize, max_len: usize) -> PrivacyError {
+    too_long_u128(len as u128, max_len)
 }
 
-fn too_long_u128(len: u128) -> PrivacyError {
-    PrivacyError::Calibration(format!(
-        "PLD: the composed loss needs {len} grid points (an FFT of at most 2^24); increase the \
-         bin width"
+fn too_long_u128(len: u128, max_len: usize) -> PrivacyError {
+    PrivacyError::GridTooFine(format!(
+        "PLD: the composed loss needs {len} grid points (an FFT of at most 2^{}); increase the \
+         bin width (PldSettings::bin_width)",
+        max_len.trailing_zeros()
     ))
 }
 
@@ -493,7 +521,7 @@ mod tests {
         let h = 0.5;
         let p = pmf(-1, vec![0.3, 0.0, 0.7], h);
         let t = 40_000u64;
-        let c = p.self_compose(t, 1e-30).unwrap();
+        let c = p.self_compose(t, 1e-30, MAX_FFT_LEN).unwrap();
         // The exact binomial law by the ratio recurrence from the mode (relative error about
         // (distance from the mode) u), normalised by its sum.
         let n = t as usize;
