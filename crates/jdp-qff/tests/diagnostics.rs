@@ -15,7 +15,7 @@ const CONFIG: RunConfig = RunConfig {
 };
 
 fn table(setting: Setting) -> Vec<std::collections::HashMap<String, f64>> {
-    let params = problem_params(Problem::Camelback).unwrap();
+    let params = problem_params(Problem::Camelback, privacy::Sampler::Hardened).unwrap();
     let (batch, table) = run(Problem::Camelback, setting, &params, &CONFIG).unwrap();
     assert_eq!(batch.trials.len(), CONFIG.n_trials);
     assert_eq!(table.columns(), COLUMNS);

@@ -105,7 +105,17 @@ fn budgets_are_the_papers_and_table1_is_printed_beside_it() {
         "{}",
         params.json
     );
+    assert!(params.json.contains("\"hardened\""), "{}", params.json);
+    assert!(!params.json.contains("\"textbook\""), "{}", params.json);
+    // `--sampler textbook` is the named control; any other name is refused.
+    let textbook = tiny.clone().with_sampler(Some("textbook".into()));
+    let params = Dubey2021.parameters(&textbook).unwrap();
     assert!(params.json.contains("\"textbook\""), "{}", params.json);
+    assert!(
+        Dubey2021
+            .select_figures(&tiny.clone().with_sampler(Some("fast".into())))
+            .is_err()
+    );
 }
 
 /// `--preset` names a profile for every private curve: all curves are kept, the parameters name

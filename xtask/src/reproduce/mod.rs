@@ -42,6 +42,12 @@ pub struct Args {
     /// `tuned`, `tuned:SCALE`).
     #[arg(long)]
     preset: Option<String>,
+    /// The noise sampler of the private curves, where a paper offers the choice (jdp-qff):
+    /// `hardened` (the default: the exact discrete Gaussian the privacy claim is about) or
+    /// `textbook` (floating-point Gaussian at the same sigma: the control). The other papers
+    /// always run the hardened sampler and refuse the option.
+    #[arg(long)]
+    sampler: Option<String>,
     #[command(flatten)]
     data_dir: DataDirArg,
     /// Output folder (default `target/reproduce/PAPER`).
@@ -66,7 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .context("--trials and --horizon must be >= 1")?
     .with_overrides(args.trials.is_some(), args.horizon.is_some())
     .with_only(args.only)
-    .with_variant(args.preset);
+    .with_variant(args.preset)
+    .with_sampler(args.sampler);
     let figures = paper.select_figures(&options)?;
     let out = args.out.unwrap_or_else(|| {
         crate::workspace_root()

@@ -135,6 +135,17 @@ pub enum ExperimentError {
         /// The paper's variants, comma-separated (empty: it has none).
         known: String,
     },
+    /// A noise sampler the paper's reproduction does not offer
+    /// ([`PaperExperiments::samplers`]).
+    #[error("{paper}'s reproduction takes no sampler {sampler:?}; it takes: {known}")]
+    UnknownSampler {
+        /// The paper's name.
+        paper: &'static str,
+        /// The sampler asked for.
+        sampler: String,
+        /// The samplers it takes, comma-separated (or a sentence when it takes none).
+        known: String,
+    },
     /// A figure's runs do not draw the curves its description lists.
     #[error("figure {figure}: the runs draw {got:?}, its description lists {expected:?}")]
     CurveMismatch {
@@ -204,6 +215,10 @@ pub struct Options {
     only: Vec<String>,
     /// The selected variant of every curve (`None`: all; [`PaperExperiments::variants`]).
     variant: Option<String>,
+    /// The noise sampler the private curves use, by name (`None`: the paper's default; the
+    /// names are the privacy crate's, e.g. `hardened`, `textbook`; a paper that has no choice
+    /// rejects any).
+    sampler: Option<String>,
     /// Whether `trials` replaces a figure's own budget ([`PaperExperiments::budget`]).
     trials_override: bool,
     /// Whether `horizon` replaces a figure's own budget.
@@ -235,6 +250,7 @@ impl Options {
             data_dir: data_dir.into(),
             only: Vec::new(),
             variant: None,
+            sampler: None,
             trials_override: true,
             horizon_override: true,
         })
@@ -287,6 +303,18 @@ impl Options {
     /// The selected variant (`None`: all).
     pub fn variant(&self) -> Option<&str> {
         self.variant.as_deref()
+    }
+
+    /// Run the private curves with the noise sampler of this name (`None`: the paper's default).
+    #[must_use]
+    pub fn with_sampler(mut self, sampler: Option<String>) -> Self {
+        self.sampler = sampler;
+        self
+    }
+
+    /// The requested noise sampler (`None`: the paper's default).
+    pub fn sampler(&self) -> Option<&str> {
+        self.sampler.as_deref()
     }
 
     /// Trials per curve.
@@ -903,6 +931,32 @@ pub trait PaperExperiments: Sync {
         &[]
     }
 
+    /// The noise samplers its private curves can run with, by name (the first is the default;
+    /// [`Options::sampler`] picks one). Empty (the default): the reproduction always runs the
+    /// privacy crate's default (hardened) sampler and refuses a choice.
+    fn samplers(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// [`Options::sampler`] checked against [`Self::samplers`].
+    ///
+    /// # Errors
+    /// [`ExperimentError::UnknownSampler`] for a name the paper does not take.
+    fn check_sampler(&self, options: &Options) -> Result<(), ExperimentError> {
+        match options.sampler() {
+            Some(s) if !self.samplers().contains(&s) => Err(ExperimentError::UnknownSampler {
+                paper: self.name(),
+                sampler: s.to_string(),
+                known: if self.samplers().is_empty() {
+                    "none (its private curves always use the default hardened sampler)".into()
+                } else {
+                    self.samplers().join(",")
+                },
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// `figure`'s own budget, when the paper gives its figures different ones; `None` (the
     /// default): the options' trials and horizon. [`run_figure`](Self::run_figure) uses the
     /// options [`figure_options`](Self::figure_options) makes of it.
@@ -933,6 +987,7 @@ pub trait PaperExperiments: Sync {
     /// [`ExperimentError::UnknownVariant`] for a variant that is not one of
     /// [`variants`](Self::variants).
     fn select_figures(&self, options: &Options) -> Result<Vec<Figure>, ExperimentError> {
+        self.check_sampler(options)?;
         let mut figures = self.figures();
         if let Some(v) = options.variant() {
             if !self.variants().contains(&v) {

@@ -205,15 +205,16 @@ pub fn feature_error(problem: Problem) -> Result<f64, JdpQffError> {
 
 /// The parameters of a problem's runs other than the setting: the presets
 /// [`JdpQffParams::section_6_1`] (the synthetic) and [`JdpQffParams::section_6_2`] (Table 1),
-/// with the textbook sampler and `epsilon` the measured error of the features.
-pub fn problem_params(problem: Problem) -> Result<JdpQffParams, JdpQffError> {
+/// with the given noise sampler (the reproduction's default is the hardened one) and
+/// `epsilon` the measured error of the features.
+pub fn problem_params(problem: Problem, sampler: Sampler) -> Result<JdpQffParams, JdpQffError> {
     let epsilon = feature_error(problem)?;
     let mut p = if problem == Problem::Dubey {
         JdpQffParams::section_6_1()
     } else {
         JdpQffParams::section_6_2()
     };
-    p.sampler = Sampler::Textbook;
+    p.sampler = sampler;
     p.width.epsilon = epsilon;
     Ok(p)
 }
@@ -261,11 +262,12 @@ mod tests {
     #[allow(clippy::float_cmp)]
     #[test]
     fn the_section_6_2_preset_assumes_the_noise_the_benchmarks_draw() {
-        let p = problem_params(Problem::Camelback).unwrap();
+        let p = problem_params(Problem::Camelback, Sampler::Textbook).unwrap();
         assert_eq!(p.width.rho, BENCHMARK_NOISE_SD);
         assert_eq!(p.reward_bound, 1.5);
         assert_eq!(p.sampler, Sampler::Textbook);
-        let q = problem_params(Problem::Dubey).unwrap();
+        let q = problem_params(Problem::Dubey, Sampler::Hardened).unwrap();
+        assert_eq!(q.sampler, Sampler::Hardened);
         assert_eq!(
             (q.alpha, q.beta, q.reward_bound, q.width.rho),
             (1.0, 0.1, 1.0, crate::width::WidthParams::default().rho)
