@@ -5,7 +5,7 @@
 //! An audit's training phase is deterministic given its seed (its outputs are drawn from the
 //! streams `(seed, 1)` and `(seed, 2)`), so every shard recomputes it and reaches the same
 //! [`AuditPlan`]: the same statistic, the same chosen events and the same thresholds. The
-//! held-out outputs are drawn in chunks of [`CHUNK`](super::CHUNK), chunk `c` of a stream from its
+//! held-out outputs are drawn in chunks of [`CHUNK`], chunk `c` of a stream from its
 //! own `ChaCha20Rng` seeded by `(seed, stream, c)`; shard `i` of `n` draws exactly the chunks
 //! with `c mod n = i` ([`Shard::owns`]) and keeps their bin counts
 //! ([`HeldOutCounts`]). The shards' chunks partition the chunks of the unsharded run, and each
