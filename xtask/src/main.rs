@@ -4,6 +4,9 @@
 //! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
 //! - `compare`: compare another implementation's fixture outputs with ours, field by field.
 //! - `audit`: audit another implementation's mechanism from its outputs.
+//! - `audit-mechanism`: audit a mechanism of the `privacy` crate (with a planted calibration
+//!   error if asked), in one process or as shards (`--shard i/n`) merged by `audit-mechanism
+//!   merge`.
 //! - `accountant`: the epsilon of the Poisson-subsampled Gaussian under each accountant, or
 //!   (`--target-eps`) the smallest noise multiplier reaching a target epsilon; `accountant
 //!   jdp-qff`: the privacy a node sigma of Dubey's tree implies, or the sigma for a target.
@@ -15,6 +18,7 @@
 
 mod accountant;
 mod audit;
+mod audit_mechanism;
 mod bench;
 mod compare;
 mod data_dir;
@@ -65,6 +69,10 @@ enum Command {
     /// Audit another implementation's mechanism from its outputs under two neighbouring inputs
     /// (files or a command), against a claimed eps/delta, mu or rho.
     Audit(audit::Args),
+    /// Audit the privacy crate's Laplace or Gaussian mechanism (optionally with its noise
+    /// scaled by --scale-factor), whole or as shards (--shard i/n --out FILE) that
+    /// `audit-mechanism merge FILES` sums into the same certificate.
+    AuditMechanism(audit_mechanism::Args),
     /// Regenerate a paper's experiments (CSV, SVG, Markdown) under target/reproduce/PAPER.
     Reproduce(reproduce::Args),
 }
@@ -78,6 +86,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Accountant(a) => accountant::run(a),
         Command::Audit(a) => audit::run(a),
+        Command::AuditMechanism(a) => audit_mechanism::run(a),
         Command::Reproduce(a) => reproduce::run(a),
     }
 }

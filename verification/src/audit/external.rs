@@ -349,6 +349,22 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict of an audit's result (the rules above).
+    pub fn of(result: &AuditResult) -> Self {
+        if result.violated {
+            Self::ViolationCertified
+        } else if result.eps_tightness.is_some_and(|t| t >= MIN_TIGHTNESS)
+            && result
+                .eps_claimed
+                .zip(result.detectable_epsilon)
+                .is_some_and(|(c, d)| d <= 1.5 * c)
+        {
+            Self::Consistent
+        } else {
+            Self::Inconclusive
+        }
+    }
+
     /// As printed.
     pub fn label(self) -> &'static str {
         match self {
@@ -486,18 +502,7 @@ pub fn audit_external(
         }
         _ => unreachable!("kinds checked equal above"),
     };
-    let verdict = if result.violated {
-        Verdict::ViolationCertified
-    } else if result.eps_tightness.is_some_and(|t| t >= MIN_TIGHTNESS)
-        && result
-            .eps_claimed
-            .zip(result.detectable_epsilon)
-            .is_some_and(|(c, d)| d <= 1.5 * c)
-    {
-        Verdict::Consistent
-    } else {
-        Verdict::Inconclusive
-    };
+    let verdict = Verdict::of(&result);
     let alpha_rate = config.alpha / (2.0 * if config.gaussian { 2.0 } else { 1.0 });
     let samples_for_target = result
         .eps_claimed

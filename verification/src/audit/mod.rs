@@ -8,7 +8,9 @@
 //!    epsilon route and, for Gaussian mechanisms, one for the Gaussian-DP route). Choosing on
 //!    independent data leaves a single event per route on the held-out split: no multiplicity
 //!    correction beyond the routes is needed.
-//! 2. *Held-out split.* Sample `n` fresh outputs under each input and count the event. With
+//! 2. *Held-out split.* Sample `n` fresh outputs under each input and count the event (only
+//!    counts are kept, at thresholds fixed on the training split: [`counts`]; the chunks of
+//!    this phase can be drawn by several processes and their counts merged: [`shard`]). With
 //!    `FPR = P_x'(E)` and `FNR = P_x(not E)`, one-sided Clopper-Pearson upper bounds
 //!    `FPR_ub`, `FNR_ub` hold together with probability `>= 1 - alpha` (each at level
 //!    `alpha / (2 r)` for `r` routes: Bonferroni).
@@ -23,21 +25,27 @@
 //!    true point lies on or above the (non-increasing) curve, so a false violation needs one of
 //!    the Clopper-Pearson bounds to fail: probability `<= alpha`.
 
+pub mod counts;
+pub mod exact;
 pub mod external;
 pub mod porosity;
+pub mod shard;
 pub mod statistic;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use privacy::{Guarantee, Mechanism, PrivacyClaim};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::outcome::{AuditSummary, CertifiedEvent};
 use crate::outcome::{DetectableViolation, TightnessOf};
 use crate::stats::{clopper_pearson_upper, normal_quantile};
+pub use counts::{HeldOutCounts, Thresholds};
+pub use shard::{Shard, ShardCounts, merge};
 pub use statistic::{
     DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, Mapped, MeanDifferenceProjection,
     Score, Statistic,
@@ -107,8 +115,71 @@ where
     Ok(out)
 }
 
+/// Draw the held-out chunks of `shard` (chunk `c` of `n.div_ceil(CHUNK)` when
+/// [`Shard::owns`] it) under `x` (stream `seed_x`) and `x'` (stream `seed_x_prime`), score each
+/// output and count it. Chunk `c` of a stream draws from the same `ChaCha20Rng` as in
+/// [`sample_map`], so the counts are those of the scores `sample_map` would return,
+/// whatever the thread count and the sharding. Memory: one bin vector per chunk in flight.
+///
+/// # Errors
+/// The first error in chunk order (under `x` before `x'` within a chunk), the same whatever the
+/// thread count: the mechanism's, or a NaN score. Chunks after a failed one are skipped.
+#[allow(clippy::too_many_arguments)]
+fn count_held_out<I, O, F>(
+    mechanism: &F,
+    x: &I,
+    x_prime: &I,
+    n: usize,
+    (seed_x, seed_x_prime): (u64, u64),
+    score: &Score<O>,
+    thresholds: &Thresholds,
+    shard: Shard,
+) -> Result<HeldOutCounts, AuditError>
+where
+    F: Fn(&I, &mut ChaCha20Rng) -> Result<O, AuditError> + Sync,
+    I: Sync + ?Sized,
+{
+    let chunks = n.div_ceil(CHUNK);
+    let failed = AtomicUsize::new(usize::MAX);
+    let k = thresholds.len();
+    let chunk_counts = |c: usize| -> Result<HeldOutCounts, AuditError> {
+        let mut counts = HeldOutCounts::zeros(k);
+        if !shard.owns(c) || c > failed.load(Ordering::Relaxed) {
+            return Ok(counts);
+        }
+        let len = CHUNK.min(n - c * CHUNK);
+        let result = [(x, seed_x, false), (x_prime, seed_x_prime, true)]
+            .into_iter()
+            .try_for_each(|(input, seed, prime)| {
+                let mut rng = ChaCha20Rng::seed_from_u64(mix(seed ^ mix(c as u64)));
+                let mut scores = Vec::with_capacity(len);
+                for _ in 0..len {
+                    scores.push(score(&mechanism(input, &mut rng)?));
+                }
+                counts.count(thresholds, scores, prime, c * CHUNK)
+            });
+        match result {
+            Ok(()) => Ok(counts),
+            Err(e) => {
+                failed.fetch_min(c, Ordering::Relaxed);
+                Err(e)
+            }
+        }
+    };
+    // `reduce` keeps the chunks' order (left operand before right), so the error kept is the
+    // first one in chunk order.
+    (0..chunks).into_par_iter().map(chunk_counts).reduce(
+        || Ok(HeldOutCounts::zeros(k)),
+        |a, b| {
+            let mut a = a?;
+            a.add(&b?)?;
+            Ok(a)
+        },
+    )
+}
+
 /// Budget and level of an audit.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditConfig {
     /// Training outputs per input (fitting the statistic and choosing the events).
     pub train: usize,
@@ -201,7 +272,9 @@ pub struct AuditResult {
     /// The audit's numbers.
     #[serde(flatten)]
     pub summary: AuditSummary,
-    /// Empirical trade-off curve on the held-out split: `(FPR, FNR)` at ~200 thresholds.
+    /// Empirical trade-off curve on the held-out split: `(FPR, FNR)` at the plan's thresholds
+    /// (the 0, 1, ..., 100th percentiles of the training scores under each input, and the
+    /// chosen events' thresholds), with the corners `(1, 0)` and `(0, 1)`, by increasing FPR.
     pub empirical_tradeoff: Vec<(f64, f64)>,
 }
 
@@ -290,44 +363,257 @@ fn choose_thresholds(
     (t_eps, t_mu)
 }
 
-fn certify(s0: &[f64], s1: &[f64], t: f64, alpha_rate: f64, name: &str) -> CertifiedEvent {
-    let n0 = s0.len() as u64;
-    let n1 = s1.len() as u64;
-    let fnc = s0.iter().filter(|&&s| s <= t).count() as u64;
-    let fpc = s1.iter().filter(|&&s| s > t).count() as u64;
-    CertifiedEvent {
-        event: format!("{name} > {t:.6e}"),
-        threshold: t,
-        false_negatives: fnc,
-        false_positives: fpc,
-        fpr: fpc as f64 / n1 as f64,
-        fnr: fnc as f64 / n0 as f64,
-        fpr_upper: clopper_pearson_upper(fpc, n1, alpha_rate),
-        fnr_upper: clopper_pearson_upper(fnc, n0, alpha_rate),
+/// What the training split decides, and all an audit's certificate needs besides the held-out
+/// counts: the audited function's label (free text naming the mechanism and its parameters, so
+/// that shards of different mechanisms cannot be merged), the claim, the statistic's name, the
+/// configuration, the chosen events' thresholds and the thresholds at which the held-out phase
+/// counts (the chosen ones and the trade-off curve's). Written exactly to a shard file
+/// ([`exact`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditPlan {
+    /// What was audited (free text; empty for [`audit`]).
+    pub label: String,
+    /// The claim audited.
+    pub claim: PrivacyClaim,
+    /// The statistic's name.
+    pub statistic: String,
+    /// The audit's configuration.
+    pub config: AuditConfig,
+    /// The epsilon route's event `{s > eps_threshold}`.
+    #[serde(with = "exact::number")]
+    pub eps_threshold: f64,
+    /// The Gaussian-DP route's event `{s > mu_threshold}`, when that route runs.
+    #[serde(with = "exact::optional")]
+    pub mu_threshold: Option<f64>,
+    /// Every threshold counted on the held-out split (includes the two above).
+    pub thresholds: Thresholds,
+}
+
+impl AuditPlan {
+    /// Fit `statistic` on the training outputs and choose the events: the plan and the fitted
+    /// score.
+    fn fit<O, S: Statistic<O>>(
+        statistic: &S,
+        train_x: &[O],
+        train_xp: &[O],
+        claim: &PrivacyClaim,
+        config: &AuditConfig,
+        label: &str,
+    ) -> Result<(Self, Score<O>), AuditError> {
+        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
+        let z = -normal_quantile(alpha_rate(config));
+        let score: Score<O> = statistic.fit(train_x, train_xp)?;
+        let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
+        let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
+        no_nan(&t0)?;
+        no_nan(&t1)?;
+        let (t_eps, t_mu) =
+            choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
+        // `choose_thresholds` sorted the training scores: the curve's thresholds are their
+        // percentiles under each input.
+        let mut ts: Vec<f64> = [&t0, &t1]
+            .iter()
+            .flat_map(|a| (0..=100).map(|i| a[(i * (a.len() - 1)) / 100]))
+            .collect();
+        ts.push(t_eps);
+        let mu_threshold = config.gaussian.then_some(t_mu);
+        ts.extend(mu_threshold);
+        let plan = Self {
+            label: label.to_string(),
+            claim: claim.clone(),
+            statistic: statistic.name(),
+            config: config.clone(),
+            eps_threshold: t_eps,
+            mu_threshold,
+            thresholds: Thresholds::new(ts)?,
+        };
+        Ok((plan, score))
+    }
+
+    /// `fnv1a64:` and the FNV-1a hash of the plan's JSON (every field, the thresholds
+    /// exactly): equal for the shards of one audit, different for two audits that differ in
+    /// anything above.
+    pub fn fingerprint(&self) -> String {
+        // Cannot fail: the plan has no map, and its numbers are written by `exact` or are finite.
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        format!("fnv1a64:{:016x}", shard::fnv1a64(&json))
+    }
+
+    /// The fields in which `other` differs (for an error message).
+    #[allow(clippy::float_cmp)] // any difference, however small, is one
+    pub fn difference(&self, other: &Self) -> String {
+        let (a, b) = (&self.config, &other.config);
+        let fields = [
+            ("label", self.label != other.label),
+            ("claim", self.claim != other.claim),
+            ("statistic", self.statistic != other.statistic),
+            ("held-out samples", a.samples != b.samples),
+            ("training samples", a.train != b.train),
+            ("alpha", a.alpha != b.alpha),
+            ("delta", a.delta != b.delta),
+            ("Gaussian-DP route", a.gaussian != b.gaussian),
+            ("mu reference", a.mu_reference != b.mu_reference),
+            ("seed", a.seed != b.seed),
+            (
+                "thresholds",
+                self.thresholds != other.thresholds
+                    || self.eps_threshold.to_bits() != other.eps_threshold.to_bits()
+                    || self.mu_threshold.map(f64::to_bits) != other.mu_threshold.map(f64::to_bits),
+            ),
+        ];
+        let differ: Vec<&str> = fields.iter().filter(|f| f.1).map(|f| f.0).collect();
+        if differ.is_empty() {
+            "the plans differ in the encoding of equal values".into()
+        } else {
+            format!("they differ in {}", differ.join(", "))
+        }
+    }
+
+    /// The index of a chosen event's threshold among the counted ones.
+    fn event_index(&self, t: f64) -> Result<usize, AuditError> {
+        self.thresholds.index_of(t).ok_or_else(|| {
+            AuditError::InvalidConfig(format!(
+                "the event threshold {t:e} is not among the plan's counted thresholds"
+            ))
+        })
+    }
+
+    /// The certified event `{s > t_j}` from the held-out counts.
+    fn certify(&self, counts: &HeldOutCounts, t: f64) -> Result<CertifiedEvent, AuditError> {
+        let j = self.event_index(t)?;
+        let (n0, n1) = (counts.outputs_x, counts.outputs_x_prime);
+        let fnc = counts.false_negatives(j);
+        let fpc = counts.false_positives(j);
+        let alpha_rate = alpha_rate(&self.config);
+        Ok(CertifiedEvent {
+            event: format!("s > {t:.6e}"),
+            threshold: t,
+            false_negatives: fnc,
+            false_positives: fpc,
+            fpr: fpc as f64 / n1 as f64,
+            fnr: fnc as f64 / n0 as f64,
+            fpr_upper: clopper_pearson_upper(fpc, n1, alpha_rate),
+            fnr_upper: clopper_pearson_upper(fnc, n0, alpha_rate),
+        })
+    }
+
+    /// Certify the chosen events on the held-out counts and assemble the result (a function of
+    /// the plan and the counts only).
+    ///
+    /// # Errors
+    /// [`AuditError::InvalidConfig`] when the counts do not fit the plan: other numbers of bins,
+    /// or not `config.samples` outputs under each input.
+    pub fn conclude(&self, counts: &HeldOutCounts) -> Result<AuditResult, AuditError> {
+        let config = &self.config;
+        let bins = self.thresholds.len() + 1;
+        let n = config.samples as u64;
+        if counts.bins_x.len() != bins
+            || counts.bins_x_prime.len() != bins
+            || counts.outputs_x != n
+            || counts.outputs_x_prime != n
+        {
+            return Err(AuditError::InvalidConfig(format!(
+                "held-out counts of {} and {} outputs in {} and {} bins, the plan has {n} \
+                 outputs per input in {bins} bins",
+                counts.outputs_x,
+                counts.outputs_x_prime,
+                counts.bins_x.len(),
+                counts.bins_x_prime.len()
+            )));
+        }
+        let claim = &self.claim;
+        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
+        let eps_event = self.certify(counts, self.eps_threshold)?;
+        let mu_event = match (config.gaussian, self.mu_threshold) {
+            (true, Some(t)) => Some(self.certify(counts, t)?),
+            (false, None) => None,
+            _ => {
+                return Err(AuditError::InvalidConfig(
+                    "the plan's Gaussian-DP route and its threshold disagree".into(),
+                ));
+            }
+        };
+        let eps_lower = eps_bound(eps_event.fpr_upper, eps_event.fnr_upper, delta);
+        let eps_estimate = eps_bound(eps_event.fpr, eps_event.fnr, delta);
+        let eps_claimed = claim.epsilon_at(delta);
+        let mu_lower = mu_event
+            .as_ref()
+            .map(|e| mu_bound(e.fpr_upper, e.fnr_upper));
+        let mu_estimate = mu_event.as_ref().map(|e| mu_bound(e.fpr, e.fnr));
+        // A Gaussian-noise mechanism's zCDP claim is the Gaussian-DP curve of mu = sqrt(2 rho).
+        let gdp_of_claim = match &claim.guarantee {
+            Guarantee::Zcdp { rho } if config.gaussian => Some((2.0 * rho.get()).sqrt()),
+            _ => None,
+        };
+        let violated = below_tradeoff(claim, eps_event.fpr_upper, eps_event.fnr_upper)
+            || mu_event
+                .as_ref()
+                .is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper))
+            || gdp_of_claim.zip(mu_lower).is_some_and(|(m, l)| l > m);
+        let finite = |v: f64| v.is_finite().then_some(v);
+        let summary = AuditSummary {
+            claim: claim.clone(),
+            statistic: self.statistic.clone(),
+            delta,
+            eps_claimed,
+            eps_lower,
+            eps_estimate,
+            mu_lower,
+            mu_estimate,
+            mu_reference: config.mu_reference,
+            confidence: 1.0 - config.alpha,
+            samples: config.samples,
+            train_samples: config.train,
+            eps_tightness: eps_claimed.and_then(|e| finite(eps_lower / e)),
+            mu_tightness: mu_lower
+                .zip(config.mu_reference)
+                .and_then(|(l, r)| finite(l / r)),
+            detectable_epsilon: eps_claimed.and_then(|e| finite(e + (eps_estimate - eps_lower))),
+            detectable_mu: config
+                .mu_reference
+                .zip(mu_estimate)
+                .zip(mu_lower)
+                .and_then(|((r, e), l)| finite(r + (e - l))),
+            violated,
+            eps_event,
+            mu_event,
+            tightness: None,
+            tightness_of: TightnessOf::Epsilon,
+            event: String::new(),
+            smallest_detectable_violation: DetectableViolation {
+                epsilon: None,
+                mu: None,
+            },
+        }
+        .headline();
+        Ok(AuditResult {
+            summary,
+            empirical_tradeoff: self.empirical_curve(counts),
+        })
+    }
+
+    /// `(FPR, FNR)` of `{s > t_j}` for every counted threshold, and the two corners.
+    fn empirical_curve(&self, counts: &HeldOutCounts) -> Vec<(f64, f64)> {
+        let (n0, n1) = (counts.outputs_x as f64, counts.outputs_x_prime as f64);
+        let (mut fnc, mut fpc) = (0u64, counts.outputs_x_prime);
+        let mut pts: Vec<(f64, f64)> = (0..self.thresholds.len())
+            .map(|j| {
+                fnc += counts.bins_x[j];
+                fpc -= counts.bins_x_prime[j];
+                (fpc as f64 / n1, fnc as f64 / n0)
+            })
+            .collect();
+        pts.push((1.0, 0.0));
+        pts.push((0.0, 1.0));
+        pts.sort_by(|p, q| p.0.total_cmp(&q.0));
+        pts
     }
 }
 
-fn empirical_curve(s0: &[f64], s1: &[f64]) -> Vec<(f64, f64)> {
-    let mut a = s0.to_vec();
-    let mut b = s1.to_vec();
-    a.sort_by(f64::total_cmp);
-    b.sort_by(f64::total_cmp);
-    let mut ts: Vec<f64> = (0..=100).map(|i| a[(i * (a.len() - 1)) / 100]).collect();
-    ts.extend((0..=100).map(|i| b[(i * (b.len() - 1)) / 100]));
-    ts.sort_by(f64::total_cmp);
-    ts.dedup();
-    let mut pts: Vec<(f64, f64)> = ts
-        .iter()
-        .map(|&t| {
-            let fnr = a.partition_point(|&s| s <= t) as f64 / a.len() as f64;
-            let fpr = (b.len() - b.partition_point(|&s| s <= t)) as f64 / b.len() as f64;
-            (fpr, fnr)
-        })
-        .collect();
-    pts.push((1.0, 0.0));
-    pts.push((0.0, 1.0));
-    pts.sort_by(|p, q| p.0.total_cmp(&q.0));
-    pts
+/// The level of each Clopper-Pearson bound: `alpha / (2 r)` for `r` routes.
+fn alpha_rate(config: &AuditConfig) -> f64 {
+    let routes = if config.gaussian { 2.0 } else { 1.0 };
+    config.alpha / (2.0 * routes)
 }
 
 /// Audit `mechanism` on the neighbouring pair `(x, x_prime)` against `claim`.
@@ -336,6 +622,9 @@ fn empirical_curve(s0: &[f64], s1: &[f64]) -> Vec<(f64, f64)> {
 /// built outside the closure); outputs under the two inputs are drawn from independent streams
 /// derived from `config.seed`. An error of the mechanism stops the audit with
 /// [`AuditError::Mechanism`].
+///
+/// Memory: the training outputs (`config.train` per input) and, on the held-out split, one bin
+/// vector per chunk in flight: it does not grow with `config.samples`.
 pub fn audit<I, O, E, F, S>(
     mechanism: F,
     x: &I,
@@ -351,22 +640,87 @@ where
     O: Send + Sync + 'static,
     S: Statistic<O>,
 {
+    let (plan, counts) = run_shard(
+        mechanism,
+        x,
+        x_prime,
+        claim,
+        statistic,
+        config,
+        "",
+        Shard::WHOLE,
+    )?;
+    plan.conclude(&counts)
+}
+
+/// One shard of [`audit`]: the training phase (the same in every shard), then only the held-out
+/// chunks of `shard`, counted. `label` names the audited function (it goes into the plan and
+/// its fingerprint, so that [`merge`] refuses shards of different mechanisms). [`merge`] of the
+/// shards `0/n, ..., (n-1)/n` gives the certificate of [`audit`] with the same arguments.
+///
+/// # Errors
+/// As [`audit`].
+#[allow(clippy::too_many_arguments)]
+pub fn audit_shard<I, O, E, F, S>(
+    mechanism: F,
+    x: &I,
+    x_prime: &I,
+    claim: &PrivacyClaim,
+    statistic: &S,
+    config: &AuditConfig,
+    label: &str,
+    shard: Shard,
+) -> Result<ShardCounts, AuditError>
+where
+    F: Fn(&I, &mut ChaCha20Rng) -> Result<O, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
+    I: Sync + ?Sized,
+    O: Send + Sync + 'static,
+    S: Statistic<O>,
+{
+    let (plan, counts) = run_shard(
+        mechanism, x, x_prime, claim, statistic, config, label, shard,
+    )?;
+    Ok(ShardCounts::new(plan, shard, counts))
+}
+
+/// The training phase and the held-out counts of one shard.
+#[allow(clippy::too_many_arguments)]
+fn run_shard<I, O, E, F, S>(
+    mechanism: F,
+    x: &I,
+    x_prime: &I,
+    claim: &PrivacyClaim,
+    statistic: &S,
+    config: &AuditConfig,
+    label: &str,
+    shard: Shard,
+) -> Result<(AuditPlan, HeldOutCounts), AuditError>
+where
+    F: Fn(&I, &mut ChaCha20Rng) -> Result<O, E> + Sync,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>> + Send,
+    I: Sync + ?Sized,
+    O: Send + Sync + 'static,
+    S: Statistic<O>,
+{
     config.validate()?;
     let mechanism = |i: &I, rng: &mut ChaCha20Rng| mechanism(i, rng).map_err(AuditError::mechanism);
     let seed = mix(config.seed);
     let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, Ok)?;
     let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, Ok)?;
-    let fitted = Fitted::new(statistic, &train_x, &train_xp, claim, config)?;
+    let (plan, score) = AuditPlan::fit(statistic, &train_x, &train_xp, claim, config, label)?;
     drop((train_x, train_xp));
-    let sc = Arc::clone(&fitted.score);
-    let h0 = sample_map(&mechanism, x, config.samples, seed ^ 3, |o| Ok(sc(&o)))?;
-    let sc = Arc::clone(&fitted.score);
-    let h1 = sample_map(&mechanism, x_prime, config.samples, seed ^ 4, |o| {
-        Ok(sc(&o))
-    })?;
-    no_nan(&h0)?;
-    no_nan(&h1)?;
-    Ok(fitted.conclude(&h0, &h1, claim, statistic.name(), config))
+    let counts = count_held_out(
+        &mechanism,
+        x,
+        x_prime,
+        config.samples,
+        (seed ^ 3, seed ^ 4),
+        &score,
+        &plan.thresholds,
+        shard,
+    )?;
+    Ok((plan, counts))
 }
 
 /// Audit outputs drawn outside this crate (another implementation's samples): `train_*` fit
@@ -404,135 +758,25 @@ where
         ..config.clone()
     };
     config.validate()?;
-    let fitted = Fitted::new(statistic, train_x, train_x_prime, claim, &config)?;
-    let h0: Vec<f64> = held_x.iter().map(|o| (fitted.score)(o)).collect();
-    let h1: Vec<f64> = held_x_prime.iter().map(|o| (fitted.score)(o)).collect();
-    no_nan(&h0)?;
-    no_nan(&h1)?;
-    Ok(fitted.conclude(&h0, &h1, claim, statistic.name(), &config))
+    let (plan, score) = AuditPlan::fit(statistic, train_x, train_x_prime, claim, &config, "")?;
+    let mut counts = HeldOutCounts::zeros(plan.thresholds.len());
+    counts.count(&plan.thresholds, held_x.iter().map(|o| score(o)), false, 0)?;
+    counts.count(
+        &plan.thresholds,
+        held_x_prime.iter().map(|o| score(o)),
+        true,
+        0,
+    )?;
+    plan.conclude(&counts)
 }
 
-/// A NaN score would count as evidence in the certification (it is neither `<= t` nor `> t`):
-/// refused (review of issue 14: infinite outputs made every score NaN and certified any claim
-/// as violated).
+/// A NaN training score: refused, as a held-out one ([`counts::HeldOutCounts::count`]).
 fn no_nan(scores: &[f64]) -> Result<(), AuditError> {
     match scores.iter().position(|s| s.is_nan()) {
         Some(i) => Err(AuditError::InvalidConfig(format!(
-            "the statistic is NaN on output {i} (an output too large or not finite for it)"
+            "the statistic is NaN on training output {i} (an output too large or not finite for it)"
         ))),
         None => Ok(()),
-    }
-}
-
-/// A statistic fitted on the training split, with the events chosen there.
-struct Fitted<O> {
-    score: Score<O>,
-    t_eps: f64,
-    t_mu: f64,
-    alpha_rate: f64,
-    delta: f64,
-}
-
-impl<O> Fitted<O> {
-    fn new<S: Statistic<O>>(
-        statistic: &S,
-        train_x: &[O],
-        train_xp: &[O],
-        claim: &PrivacyClaim,
-        config: &AuditConfig,
-    ) -> Result<Self, AuditError> {
-        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
-        let routes = if config.gaussian { 2.0 } else { 1.0 };
-        let alpha_rate = config.alpha / (2.0 * routes);
-        let z = -normal_quantile(alpha_rate);
-        let score: Score<O> = statistic.fit(train_x, train_xp)?;
-        let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
-        let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
-        no_nan(&t0)?;
-        no_nan(&t1)?;
-        let (t_eps, t_mu) =
-            choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
-        Ok(Self {
-            score,
-            t_eps,
-            t_mu,
-            alpha_rate,
-            delta,
-        })
-    }
-
-    /// Certify the chosen events on the held-out scores and assemble the result.
-    fn conclude(
-        &self,
-        h0: &[f64],
-        h1: &[f64],
-        claim: &PrivacyClaim,
-        statistic: String,
-        config: &AuditConfig,
-    ) -> AuditResult {
-        let (delta, alpha_rate) = (self.delta, self.alpha_rate);
-        let name = "s";
-        let eps_event = certify(h0, h1, self.t_eps, alpha_rate, name);
-        let mu_event = config
-            .gaussian
-            .then(|| certify(h0, h1, self.t_mu, alpha_rate, name));
-        let eps_lower = eps_bound(eps_event.fpr_upper, eps_event.fnr_upper, delta);
-        let eps_estimate = eps_bound(eps_event.fpr, eps_event.fnr, delta);
-        let eps_claimed = claim.epsilon_at(delta);
-        let mu_lower = mu_event
-            .as_ref()
-            .map(|e| mu_bound(e.fpr_upper, e.fnr_upper));
-        let mu_estimate = mu_event.as_ref().map(|e| mu_bound(e.fpr, e.fnr));
-        // A Gaussian-noise mechanism's zCDP claim is the Gaussian-DP curve of mu = sqrt(2 rho).
-        let gdp_of_claim = match &claim.guarantee {
-            Guarantee::Zcdp { rho } if config.gaussian => Some((2.0 * rho.get()).sqrt()),
-            _ => None,
-        };
-        let violated = below_tradeoff(claim, eps_event.fpr_upper, eps_event.fnr_upper)
-            || mu_event
-                .as_ref()
-                .is_some_and(|e| below_tradeoff(claim, e.fpr_upper, e.fnr_upper))
-            || gdp_of_claim.zip(mu_lower).is_some_and(|(m, l)| l > m);
-        let finite = |v: f64| v.is_finite().then_some(v);
-        let summary = AuditSummary {
-            claim: claim.clone(),
-            statistic,
-            delta,
-            eps_claimed,
-            eps_lower,
-            eps_estimate,
-            mu_lower,
-            mu_estimate,
-            mu_reference: config.mu_reference,
-            confidence: 1.0 - config.alpha,
-            samples: config.samples,
-            train_samples: config.train,
-            eps_tightness: eps_claimed.and_then(|e| finite(eps_lower / e)),
-            mu_tightness: mu_lower
-                .zip(config.mu_reference)
-                .and_then(|(l, r)| finite(l / r)),
-            detectable_epsilon: eps_claimed.and_then(|e| finite(e + (eps_estimate - eps_lower))),
-            detectable_mu: config
-                .mu_reference
-                .zip(mu_estimate)
-                .zip(mu_lower)
-                .and_then(|((r, e), l)| finite(r + (e - l))),
-            violated,
-            eps_event,
-            mu_event,
-            tightness: None,
-            tightness_of: TightnessOf::Epsilon,
-            event: String::new(),
-            smallest_detectable_violation: DetectableViolation {
-                epsilon: None,
-                mu: None,
-            },
-        }
-        .headline();
-        AuditResult {
-            summary,
-            empirical_tradeoff: empirical_curve(h0, h1),
-        }
     }
 }
 
@@ -633,6 +877,76 @@ mod tests {
         ));
         let r = audit(gauss, &0.0, &1.0, &claim(0.78125), &stat, &cfg).unwrap();
         assert!(!r.violated, "{:?}", r.mu_lower);
+    }
+
+    /// The streamed held-out phase counts exactly what the scores of `sample_map` (the held-out
+    /// vectors the auditor kept before it streamed) give at every threshold, for any sharding
+    /// and thread count.
+    #[test]
+    fn streamed_counts_equal_the_in_memory_counts() {
+        let f = |x: &f64, rng: &mut ChaCha20Rng| laplace(1.0)(x, rng);
+        let n = 4 * CHUNK + 77;
+        let score: Score<f64> = Arc::new(|o: &f64| -*o);
+        let thresholds = Thresholds::new((-20..=20).map(|i| f64::from(i) / 5.0).collect()).unwrap();
+        let h0 = sample_map(&f, &0.0, n, 11, |o| Ok(-o)).unwrap();
+        let h1 = sample_map(&f, &1.0, n, 12, |o| Ok(-o)).unwrap();
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for shards in [1, 2, 3, 9] {
+            let mut total = HeldOutCounts::zeros(thresholds.len());
+            for i in 0..shards {
+                let shard = Shard::new(i, shards).unwrap();
+                let count =
+                    || count_held_out(&f, &0.0, &1.0, n, (11, 12), &score, &thresholds, shard);
+                let part = count().unwrap();
+                assert_eq!(part, one_thread.install(count).unwrap());
+                assert_eq!(part.outputs_x, shard.outputs(n));
+                total.add(&part).unwrap();
+            }
+            for (j, &t) in thresholds.as_slice().iter().enumerate() {
+                let fnc = h0.iter().filter(|&&s| s <= t).count() as u64;
+                let fpc = h1.iter().filter(|&&s| s > t).count() as u64;
+                assert_eq!(total.false_negatives(j), fnc, "{shards} shards, t = {t}");
+                assert_eq!(total.false_positives(j), fpc, "{shards} shards, t = {t}");
+            }
+        }
+    }
+
+    /// The first error in chunk order is returned, whatever the thread count.
+    #[test]
+    fn the_first_failing_chunk_decides_the_error() {
+        let f = |x: &f64, rng: &mut ChaCha20Rng| {
+            let v = laplace(1.0)(x, rng)?;
+            if v > 4.0 {
+                Err(AuditError::Output(format!("{v}")))
+            } else {
+                Ok(v)
+            }
+        };
+        let score: Score<f64> = Arc::new(|o: &f64| -*o);
+        let thresholds = Thresholds::new(vec![0.0]).unwrap();
+        let run = || {
+            count_held_out(
+                &f,
+                &0.0,
+                &1.0,
+                8 * CHUNK,
+                (1, 2),
+                &score,
+                &thresholds,
+                Shard::WHOLE,
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(run);
+        assert_eq!(run(), one);
     }
 
     #[test]

@@ -1,0 +1,327 @@
+//! `cargo xtask audit-mechanism`: audit a mechanism of the `privacy` crate on its worst-case
+//! pair, in one process or as shards merged afterwards.
+//!
+//! ```text
+//! cargo xtask audit-mechanism --mechanism laplace --scale-factor 0.98 --samples 100000000
+//! cargo xtask audit-mechanism --mechanism laplace --scale-factor 0.98 --samples 100000000 \
+//!     --shard 0/4 --out shard0.json          # ... one process per shard 0/4 to 3/4
+//! cargo xtask audit-mechanism merge shard0.json shard1.json shard2.json shard3.json
+//! ```
+//!
+//! Mechanisms: `laplace` (`privacy::LaplaceMechanism`, pure `--eps`-DP for L1 sensitivity
+//! `--sensitivity`) and `gaussian` (`privacy::GaussianMechanism::zcdp`, `--rho`-zCDP for L2
+//! sensitivity `--sensitivity`, audited also on its Gaussian-DP curve, epsilon certified at
+//! `--delta`), both with the hardened sampler. `--scale-factor f` plants a calibration error:
+//! the noise released has `f` times the scale the claim is calibrated for (the mechanism built
+//! for `eps / f`, or `rho / f^2`), while the audit holds it to the claim of the correct one;
+//! `f < 1` is a violation (true epsilon `eps / f`). The pair: query values 0 and the
+//! sensitivity; the statistic: `-o`, whose level sets are those of the exact log-likelihood
+//! ratio of both shifts. Exit status: 0 when no violation is certified (and for a shard), 3
+//! when one is, 1 on bad input, 2 on a malformed command line.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use privacy::mechanisms::{GaussianMechanism, LaplaceMechanism};
+use privacy::{Mechanism, PrivacyClaim};
+use serde_json::json;
+use verification::audit::external::Verdict;
+use verification::audit::{
+    AuditConfig, AuditResult, Known, Shard, ShardCounts, audit_shard, merge,
+};
+
+/// Options of `audit-mechanism`.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    merge: Option<Sub>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(clap::Subcommand)]
+enum Sub {
+    /// Sum the counts of shard files (every shard i/n of one audit, once) into the audit's
+    /// certificate: the same as the unsharded run's.
+    Merge(MergeArgs),
+}
+
+/// What to print and draw, for a run and a merge.
+#[derive(clap::Args)]
+struct Output {
+    /// Print the certificate as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Where to write the trade-off plot.
+    #[arg(long, default_value = "target/audit/mechanism-tradeoff.svg")]
+    plot: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The shard files (written by --shard i/n --out FILE).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    output: Output,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Kind {
+    /// `privacy::LaplaceMechanism` (hardened sampler), pure eps-DP.
+    Laplace,
+    /// `privacy::GaussianMechanism::zcdp` (hardened sampler), rho-zCDP.
+    Gaussian,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The mechanism to audit.
+    #[arg(long, value_enum)]
+    mechanism: Option<Kind>,
+    /// Laplace: the claimed epsilon.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    eps: f64,
+    /// Gaussian: the claimed rho (zCDP).
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
+    rho: f64,
+    /// Gaussian: the delta at which epsilon is certified.
+    #[arg(long, default_value_t = 1e-5, allow_negative_numbers = true)]
+    delta: f64,
+    /// The query's sensitivity (L1 for Laplace, L2 for Gaussian); the pair is 0 and this.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    sensitivity: f64,
+    /// The released noise's scale as a multiple of the calibrated one (below 1: a violation).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    scale_factor: f64,
+    /// Held-out outputs per input (the certified counts).
+    #[arg(long, default_value_t = 1_000_000)]
+    samples: usize,
+    /// Training outputs per input (fitting the statistic, choosing the event), kept in memory
+    /// (about 55 MB per million); default: the held-out number up to 1 000 000. Keep it at least a
+    /// tenth of --samples: the event is chosen on it.
+    #[arg(long)]
+    train: Option<usize>,
+    /// Probability of certifying a violation of a claim that holds.
+    #[arg(long, default_value_t = 1e-6)]
+    alpha: f64,
+    /// Base seed (every shard of one audit needs the same).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Draw only shard i of n of the held-out outputs and write its counts to --out.
+    #[arg(long, requires = "out")]
+    shard: Option<String>,
+    /// With --shard: the file of the shard's counts (JSON).
+    #[arg(long, requires = "shard")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    output: Output,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.merge {
+        Some(Sub::Merge(m)) => merge_files(&m),
+        None => run_audit(&args.run),
+    }
+}
+
+/// The statistic of both mechanisms: `-o` (x = 0 below x' = sensitivity).
+fn statistic() -> Known<impl Fn(&f64) -> f64 + Clone + Send + Sync + 'static> {
+    Known::new("exact LLR ordering (-o)", |o: &f64| -*o)
+}
+
+fn run_audit(a: &RunArgs) -> anyhow::Result<()> {
+    let Some(kind) = a.mechanism else {
+        bail!("give --mechanism laplace|gaussian (or the merge subcommand)");
+    };
+    let f = a.scale_factor;
+    if !(f.is_finite() && f > 0.0) {
+        bail!("--scale-factor {f}: must be a positive number");
+    }
+    let shard = match &a.shard {
+        Some(s) => s.parse::<Shard>()?,
+        None => Shard::WHOLE,
+    };
+    let train = a.train.unwrap_or(a.samples.min(1_000_000));
+    if a.samples > 10 * train {
+        // The events are chosen on the training rates with the held-out size's widths; the
+        // training rates' own error is not counted, and in the tails it wins (docs).
+        eprintln!(
+            "warning: the events are chosen on {train} training outputs per input, fewer than a \
+             tenth of the {} held out: a tail event can be chosen on training noise and certify \
+             little; give --train of at least a tenth of --samples (docs/verification.md)",
+            a.samples
+        );
+    }
+    let config = AuditConfig::new(a.samples, a.alpha, a.seed).train(train);
+    let d = a.sensitivity;
+    let counts = match kind {
+        Kind::Laplace => {
+            let claimed = LaplaceMechanism::new(a.eps, d).context("--eps, --sensitivity")?;
+            let released = LaplaceMechanism::new(a.eps / f, d).context("--eps / --scale-factor")?;
+            let label = format!(
+                "privacy::LaplaceMechanism::new({}, {d}) (hardened) claimed; released: noise \
+                 scale {} = {f} x {} (LaplaceMechanism::new({}, {d})); query values 0 and {d}",
+                a.eps,
+                released.scale(),
+                claimed.scale(),
+                a.eps / f
+            );
+            shard_of(&released, &claimed.claim(), d, &config, &label, shard)?
+        }
+        Kind::Gaussian => {
+            let claimed = GaussianMechanism::zcdp(a.rho, d).context("--rho, --sensitivity")?;
+            let released =
+                GaussianMechanism::zcdp(a.rho / (f * f), d).context("--rho / --scale-factor^2")?;
+            let label = format!(
+                "privacy::GaussianMechanism::zcdp({}, {d}) (hardened) claimed; released: sigma \
+                 {} = {f} x {} (GaussianMechanism::zcdp({}, {d})); query values 0 and {d}",
+                a.rho,
+                released.sigma(),
+                claimed.sigma(),
+                a.rho / (f * f)
+            );
+            let config = config.delta(a.delta).gaussian(Some(d / claimed.sigma()));
+            shard_of(&released, &claimed.claim(), d, &config, &label, shard)?
+        }
+    };
+    match &a.out {
+        Some(path) => {
+            write_shard(path, &counts)?;
+            println!(
+                "shard {shard}: {} held-out outputs per input of {}, written to {} (fingerprint {})",
+                counts.counts.outputs_x,
+                a.samples,
+                path.display(),
+                counts.fingerprint
+            );
+            Ok(())
+        }
+        None => {
+            let result = merge(std::slice::from_ref(&counts))?;
+            report(&counts.plan.label, &result, &a.output, None)
+        }
+    }
+}
+
+/// Audit shard `shard` of `released` against `claim` on the pair `(0, d)`.
+fn shard_of<M>(
+    released: &M,
+    claim: &PrivacyClaim,
+    d: f64,
+    config: &AuditConfig,
+    label: &str,
+    shard: Shard,
+) -> anyhow::Result<ShardCounts>
+where
+    M: Mechanism<Input = f64, Output = f64> + Sync,
+{
+    Ok(audit_shard(
+        |x, rng| released.release(x, rng),
+        &0.0,
+        &d,
+        claim,
+        &statistic(),
+        config,
+        label,
+        shard,
+    )?)
+}
+
+fn write_shard(path: &Path, counts: &ShardCounts) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(counts)?;
+    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+}
+
+fn merge_files(m: &MergeArgs) -> anyhow::Result<()> {
+    let shards = m
+        .files
+        .iter()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            serde_json::from_str::<ShardCounts>(&text)
+                .with_context(|| format!("{} is not a shard file", p.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let result = merge(&shards)?;
+    report(
+        &shards[0].plan.label,
+        &result,
+        &m.output,
+        Some(shards.len()),
+    )
+}
+
+/// Print the certificate (text or JSON, the same for a run and a merge of its shards), write
+/// the plot, exit 3 on a certified violation.
+fn report(
+    label: &str,
+    r: &AuditResult,
+    output: &Output,
+    merged: Option<usize>,
+) -> anyhow::Result<()> {
+    let verdict = Verdict::of(r);
+    let plot = if output.plot.is_absolute() {
+        output.plot.clone()
+    } else {
+        std::env::current_dir()?.join(&output.plot)
+    };
+    let title = format!("mechanism audit: {}", verdict.label());
+    if let Err(e) = verification::plot::tradeoff(&plot, &title, r) {
+        eprintln!(
+            "warning: the plot could not be written to {}: {e}",
+            plot.display()
+        );
+    }
+    if output.json {
+        let v = json!({ "mechanism": label, "verdict": verdict, "result": r });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        let opt = |v: Option<f64>| v.map_or("-".to_string(), |t| format!("{t:.4}"));
+        println!("verdict: {}", verdict.label());
+        println!("mechanism: {label}");
+        println!(
+            "claim: {:?}; epsilon at delta = {:e}: {}",
+            r.claim.guarantee,
+            r.delta,
+            opt(r.eps_claimed)
+        );
+        println!(
+            "certified: eps >= {:.6} with confidence {} (point estimate {:.6}); tightness {}",
+            r.eps_lower,
+            r.confidence,
+            r.eps_estimate,
+            opt(r.eps_tightness)
+        );
+        if let (Some(mu), Some(reference)) = (r.mu_lower, r.mu_reference) {
+            println!(
+                "Gaussian-DP route: mu >= {mu:.6} against {reference:.6} (tightness {})",
+                opt(r.mu_tightness)
+            );
+        }
+        println!(
+            "event: {} (false positives {} of {}, false negatives {} of {}); statistic: {}",
+            r.eps_event.event,
+            r.eps_event.false_positives,
+            r.samples,
+            r.eps_event.false_negatives,
+            r.samples,
+            r.statistic
+        );
+        let from = merged.map_or(String::new(), |n| format!("; merged from {n} shards"));
+        println!(
+            "outputs per input: {} held out, {} training{from}",
+            r.samples, r.train_samples
+        );
+        println!("plot: {}", plot.display());
+    }
+    if verdict == Verdict::ViolationCertified {
+        std::process::exit(3);
+    }
+    Ok(())
+}
