@@ -482,6 +482,8 @@ impl DiscreteGaussian {
         loop {
             // Step n + 1's Bernoulli(r).
             let c = match u64::try_from(h) {
+                // k = 0 (the commonest case): one fair bit.
+                Ok(2) => u128::from(bits.bit()),
                 Ok(h) => u128::from(uniform_below(h, bits)),
                 Err(_) => uniform_below_wide(h, bits),
             };
