@@ -73,11 +73,11 @@ fn shards_run_contiguous_blocks_whose_concatenation_is_the_whole_batch() {
     assert_eq!(nine.iter().sum::<usize>(), 7);
     assert_eq!(nine.iter().filter(|&&n| n == 0).count(), 2);
     let mut trials = Vec::new();
-    for i in 0..3 {
+    for (i, block) in blocks.iter().enumerate() {
         let shard = Shard::new(i, 3).unwrap();
         let part = sharded_batch(1, Some(shard));
         assert_eq!(part.config.shard, Some(shard));
-        assert_eq!(part.config.trial_indices(), blocks[i]);
+        assert_eq!(part.config.trial_indices(), *block);
         trials.extend(part.trials);
     }
     assert_eq!(trials, whole.trials);
