@@ -54,6 +54,7 @@ pub(super) fn gp_ucb_vs_random(ctx: &Context) -> CheckResult {
         horizon,
         n_trials,
         base_seed: ctx.seed_for("bandit/gp-ucb/rkhs"),
+        shard: None,
     };
     let problem = RkhsSynthetic::default();
     let env = problem.annotated_environments(RewardModel::uniform(1.0)?);

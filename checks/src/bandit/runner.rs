@@ -12,6 +12,7 @@ pub(super) fn thread_invariance(ctx: &Context) -> CheckResult {
         horizon: 40,
         n_trials: 6,
         base_seed: ctx.seed_for("bandit/runner/thread-invariance"),
+        shard: None,
     };
     let problem = RkhsSynthetic::matern();
     let env = problem.annotated_environments(RewardModel::student_t(3.0, 1.0)?);

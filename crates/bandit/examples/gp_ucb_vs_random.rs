@@ -41,6 +41,7 @@ fn main() -> Result<(), BanditError> {
         horizon,
         n_trials,
         base_seed,
+        shard: None,
     };
     let env = problem.annotated_environments(RewardModel::uniform(1.0)?);
 

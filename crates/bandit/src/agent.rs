@@ -71,7 +71,7 @@
 //! // Wire them with the runner: trial i of the batch gets its own seeded streams.
 //! use bandit::{env::FixedSetEnvironment, noise::RewardModel, runner::{RunConfig, Runner}};
 //! use ndarray::array;
-//! let config = RunConfig { horizon: 50, n_trials: 4, base_seed: 7 };
+//! let config = RunConfig { horizon: 50, n_trials: 4, base_seed: 7, shard: None };
 //! let result = Runner::new(
 //!     config,
 //!     |_rng| FixedSetEnvironment::new(array![[0.0], [1.0], [2.0]], array![0.1, 0.5, 0.9],

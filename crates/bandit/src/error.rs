@@ -179,6 +179,14 @@ pub enum BanditError {
         /// Column of the first differing entry.
         col: usize,
     },
+    /// A shard of a batch is not `i/n` with `0 <= i < n` ([`crate::runner::Shard`]).
+    #[error("invalid shard {shard:?}: {reason}")]
+    InvalidShard {
+        /// The shard as given.
+        shard: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// Result records could not be serialised.
     #[error("cannot serialise results: {0}")]
     Serialise(String),

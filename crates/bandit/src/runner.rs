@@ -61,10 +61,15 @@ pub use crate::seed::{Role, seed_key, trial_rng};
 pub struct RunConfig {
     /// Rounds per trial `T`.
     pub horizon: usize,
-    /// Number of trials.
+    /// Number of trials of the whole batch (a shard runs a block of them, seeded as in the
+    /// whole batch).
     pub n_trials: usize,
     /// Base seed (see the module docs for how trial seeds derive from it).
     pub base_seed: u64,
+    /// Run only this shard's block of the trials ([`Shard::trials`]); `None`: every trial.
+    /// Absent from the JSON of a whole batch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl RunConfig {
@@ -75,7 +80,125 @@ impl RunConfig {
             horizon,
             n_trials: 1,
             base_seed,
+            shard: None,
         }
+    }
+
+    /// The trial indices this configuration runs, in order: `0..n_trials`, or the block of its
+    /// [`shard`](Self::shard). Every loop over the trials of a batch goes over these, so that a
+    /// shard runs exactly its share.
+    pub fn trial_indices(&self) -> std::ops::Range<usize> {
+        self.shard
+            .map_or(0..self.n_trials, |s| s.trials(self.n_trials))
+    }
+}
+
+/// Shard `index` of `count` of every batch: the block of trials [`Shard::trials`] gives it.
+/// Trial `i` keeps its seed from `(base seed, i)`, so the shards' records, concatenated in
+/// shard order, are the whole batch's bit for bit. Written and read as `index/count` (`0/4`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "ShardParts", into = "ShardParts")]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+/// The serde form of a [`Shard`] (validated on the way in).
+#[derive(Serialize, Deserialize)]
+struct ShardParts {
+    index: usize,
+    count: usize,
+}
+
+impl TryFrom<ShardParts> for Shard {
+    type Error = BanditError;
+
+    fn try_from(p: ShardParts) -> Result<Self, BanditError> {
+        Shard::new(p.index, p.count)
+    }
+}
+
+impl From<Shard> for ShardParts {
+    fn from(s: Shard) -> Self {
+        Self {
+            index: s.index,
+            count: s.count,
+        }
+    }
+}
+
+impl Shard {
+    /// Shard `index` of `count`.
+    ///
+    /// # Errors
+    /// [`BanditError::InvalidShard`] unless `0 <= index < count`.
+    pub fn new(index: usize, count: usize) -> Result<Self, BanditError> {
+        if count == 0 {
+            return Err(BanditError::InvalidShard {
+                shard: format!("{index}/{count}"),
+                reason: "the number of shards n must be >= 1",
+            });
+        }
+        if index >= count {
+            return Err(BanditError::InvalidShard {
+                shard: format!("{index}/{count}"),
+                reason: "the shard index i must satisfy 0 <= i < n",
+            });
+        }
+        Ok(Self { index, count })
+    }
+
+    /// The shard's index `i` (`0 <= i < n`).
+    pub fn index(self) -> usize {
+        self.index
+    }
+
+    /// The number of shards `n`.
+    pub fn count(self) -> usize {
+        self.count
+    }
+
+    /// The shard's block of the trials `0..n_trials`: `floor(i N / n)..floor((i + 1) N / n)`.
+    /// The blocks of shards `0..n` are contiguous, in order, cover every trial once, and differ
+    /// in size by at most one; a block is empty when `N < n` leaves it no trial.
+    ///
+    /// Contiguous blocks (rather than every `n`-th trial) make a merge a concatenation: what a
+    /// run records per trial in trial order (its records, a diagnostics list, a table's rows)
+    /// comes out of the shards, taken in order, exactly as out of one process.
+    pub fn trials(self, n_trials: usize) -> std::ops::Range<usize> {
+        // u128: i N cannot overflow.
+        let at = |k: usize| (k as u128 * n_trials as u128 / self.count as u128) as usize;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = BanditError;
+
+    /// `i/n`, e.g. `0/4`.
+    fn from_str(s: &str) -> Result<Self, BanditError> {
+        let invalid = |reason| BanditError::InvalidShard {
+            shard: s.to_string(),
+            reason,
+        };
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| invalid("expected i/n, e.g. 0/4"))?;
+        let i = i
+            .trim()
+            .parse()
+            .map_err(|_| invalid("the shard index i is not a non-negative integer"))?;
+        let n = n
+            .trim()
+            .parse()
+            .map_err(|_| invalid("the number of shards n is not a non-negative integer"))?;
+        Shard::new(i, n)
     }
 }
 
@@ -120,7 +243,8 @@ impl TrialRecord {
 pub struct BatchResult {
     /// What was run.
     pub config: RunConfig,
-    /// One record per trial, trial `i` at index `i`.
+    /// One record per trial in trial order: trial `i` at index `i` of a whole batch, the
+    /// block of [`RunConfig::trial_indices`] when the configuration names a shard.
     pub trials: Vec<TrialRecord>,
 }
 
@@ -612,7 +736,8 @@ impl<FE, FA, FC> Runner<FE, FA, FC> {
         )
     }
 
-    /// All `config.n_trials` trials in parallel, as [`Runner::trials`], trial `i` shown to its
+    /// The trials of [`RunConfig::trial_indices`] (all `config.n_trials` of them, or a shard's
+    /// block) in parallel, as [`Runner::trials`], trial `i` shown to its
     /// own observer `make_observer(i)` ([`Runner::trial_observed`]); returns the batch and the
     /// observers in trial order. The observers draw no randomness, so the batch equals
     /// [`Runner::trials`]'s bit for bit.
@@ -629,7 +754,9 @@ impl<FE, FA, FC> Runner<FE, FA, FC> {
         FC: Fn(&E, &mut ChaCha20Rng) -> Result<C, C::Error> + Sync,
         O: RoundObserver<C::Message> + Send,
     {
-        let (trials, observers): (Vec<_>, Vec<_>) = (0..self.config.n_trials)
+        let (trials, observers): (Vec<_>, Vec<_>) = self
+            .config
+            .trial_indices()
             .into_par_iter()
             .map(|i| {
                 let mut observer = make_observer(i);
@@ -650,7 +777,8 @@ impl<FE, FA, FC> Runner<FE, FA, FC> {
         ))
     }
 
-    /// All `config.n_trials` trials, in parallel on the current rayon pool. Each trial builds
+    /// The trials of [`RunConfig::trial_indices`] (all `config.n_trials` of them, or a shard's
+    /// block), in parallel on the current rayon pool. Each trial builds
     /// its components from its own seeded streams, so the result is bit-identical for any
     /// number of threads. The first failing trial's error (in trial order) is returned.
     pub fn trials<E, A, C>(&self) -> Result<BatchResult, BanditError>

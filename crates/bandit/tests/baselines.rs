@@ -175,6 +175,7 @@ fn seeded_short_run_snapshot() {
         horizon: 12,
         n_trials: 2,
         base_seed: 314,
+        shard: None,
     };
     let problem = RkhsSynthetic::default();
     let env = problem.annotated_environments(RewardModel::uniform(1.0).unwrap());

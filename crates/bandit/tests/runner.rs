@@ -9,7 +9,7 @@ use bandit::env::{Environment, FixedSetEnvironment};
 use bandit::noise::RewardModel;
 use bandit::objective::{RkhsEnvironment, RkhsSynthetic};
 use bandit::runner::{
-    BatchResult, Role, RoundView, RunConfig, Runner, Transcript, seed_key, trial_rng,
+    BatchResult, Role, RoundView, RunConfig, Runner, Shard, Transcript, seed_key, trial_rng,
 };
 use bandit::seed::{GOLDEN_GAMMA, mix, stream};
 use bandit::{BanditError, InputError};
@@ -18,6 +18,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 fn batch(threads: usize) -> BatchResult {
+    sharded_batch(threads, None)
+}
+
+/// The 7-trial batch of [`batch`], or `shard`'s block of it.
+fn sharded_batch(threads: usize, shard: Option<Shard>) -> BatchResult {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -26,6 +31,7 @@ fn batch(threads: usize) -> BatchResult {
         horizon: 60,
         n_trials: 7,
         base_seed: 2021,
+        shard,
     };
     pool.install(|| {
         Runner::new(
@@ -51,6 +57,58 @@ fn same_seed_gives_identical_results_with_one_and_two_threads() {
     assert_eq!(one.to_json().unwrap(), two.to_json().unwrap());
     // Different trials really are different (independent streams).
     assert_ne!(one.trials[0].actions, one.trials[1].actions);
+}
+
+#[test]
+fn shards_run_contiguous_blocks_whose_concatenation_is_the_whole_batch() {
+    let whole = batch(2);
+    // 7 trials in 3 shards: blocks 0..2, 2..4, 4..7; in 9 shards, two blocks are empty.
+    let blocks: Vec<_> = (0..3)
+        .map(|i| Shard::new(i, 3).unwrap().trials(7))
+        .collect();
+    assert_eq!(blocks, [0..2, 2..4, 4..7]);
+    let nine: Vec<usize> = (0..9)
+        .map(|i| Shard::new(i, 9).unwrap().trials(7).len())
+        .collect();
+    assert_eq!(nine.iter().sum::<usize>(), 7);
+    assert_eq!(nine.iter().filter(|&&n| n == 0).count(), 2);
+    let mut trials = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let shard = Shard::new(i, 3).unwrap();
+        let part = sharded_batch(1, Some(shard));
+        assert_eq!(part.config.shard, Some(shard));
+        assert_eq!(part.config.trial_indices(), *block);
+        trials.extend(part.trials);
+    }
+    assert_eq!(trials, whole.trials);
+    // A whole batch's JSON does not mention shards; a shard's does.
+    assert!(!whole.to_json().unwrap().contains("shard"));
+    let part = sharded_batch(1, Some(Shard::new(1, 3).unwrap()));
+    let back: BatchResult = serde_json::from_str(&part.to_json().unwrap()).unwrap();
+    assert_eq!(back, part);
+}
+
+#[test]
+fn shards_are_validated() {
+    assert_eq!("2/5".parse::<Shard>().unwrap(), Shard::new(2, 5).unwrap());
+    assert_eq!(Shard::new(2, 5).unwrap().to_string(), "2/5");
+    for bad in ["5/5", "0/0", "3", "a/2", "1/b", "-1/2"] {
+        let err = bad.parse::<Shard>().unwrap_err();
+        assert!(
+            matches!(err, BanditError::InvalidShard { .. }),
+            "{bad}: {err}"
+        );
+        assert!(err.to_string().starts_with("invalid shard"), "{err}");
+    }
+    assert!(
+        Shard::new(3, 3)
+            .unwrap_err()
+            .to_string()
+            .contains("0 <= i < n")
+    );
+    // A shard read from JSON is validated too.
+    let config = r#"{"horizon":1,"n_trials":2,"base_seed":0,"shard":{"index":2,"count":2}}"#;
+    assert!(serde_json::from_str::<RunConfig>(config).is_err());
 }
 
 #[test]
@@ -171,6 +229,7 @@ fn out_of_range_action_and_nan_reward_are_typed_errors() {
         horizon: 3,
         n_trials: 1,
         base_seed: 1,
+        shard: None,
     };
     let env = || {
         FixedSetEnvironment::new(
@@ -311,6 +370,7 @@ fn the_transcript_of_a_seeded_run_is_what_the_runner_records() {
         horizon: 15,
         n_trials: 3,
         base_seed: 99,
+        shard: None,
     };
     let problem = RkhsSynthetic::default();
     let make_env = problem.annotated_environments(RewardModel::uniform(1.0).unwrap());
@@ -386,6 +446,7 @@ fn an_environment_failure_is_reported_with_its_round() {
         horizon: 4,
         n_trials: 1,
         base_seed: 3,
+        shard: None,
     };
     let err = Runner::new(
         config,

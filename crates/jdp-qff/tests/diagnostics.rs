@@ -12,6 +12,7 @@ const CONFIG: RunConfig = RunConfig {
     horizon: 24,
     n_trials: 2,
     base_seed: 9,
+    shard: None,
 };
 
 fn table(setting: Setting) -> Vec<std::collections::HashMap<String, f64>> {

@@ -42,6 +42,7 @@ fn main() {
             horizon: tmax,
             n_trials: trials,
             base_seed: 5,
+            shard: None,
         },
     )
     .unwrap();

@@ -56,6 +56,7 @@ fn main() {
                     horizon,
                     n_trials: trials,
                     base_seed: seed,
+                    shard: None,
                 };
                 let t0 = Instant::now();
                 let r = run(&source, f.setting, alg, &p, &cfg).unwrap();

@@ -55,6 +55,7 @@ fn heavy_tailed_versions_beat_uniform_play_under_pareto_noise() {
         horizon,
         n_trials: 4,
         base_seed: 99,
+        shard: None,
     };
     let random = mean_final(&config, |_, _| Ok::<_, bandit::BanditError>(UniformRandom));
     // alpha = 1 and v = E[y^2] <= B^2 + Var(noise) for TGP-UCB and ATA-GP-UCB; MoMA-GP-UCB

@@ -28,6 +28,7 @@ fn snapshot(setting: Setting, figure: &str) -> Vec<Snapshot> {
         horizon,
         n_trials: 1,
         base_seed: 17,
+        shard: None,
     };
     Algorithm::ALL
         .iter()

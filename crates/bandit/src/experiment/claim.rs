@@ -444,6 +444,7 @@ mod tests {
             horizon,
             n_trials: trials,
             base_seed: 1,
+            shard: None,
         };
         let record = |trial: usize| TrialRecord {
             trial,

@@ -103,7 +103,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::error::BoxedError;
-use crate::runner::{BatchResult, RunConfig, TrialRecord};
+use crate::runner::{BatchResult, RunConfig, Shard, TrialRecord};
 
 /// What can go wrong while describing or running a paper's experiments.
 #[derive(Debug, Error)]
@@ -223,6 +223,8 @@ pub struct Options {
     trials_override: bool,
     /// Whether `horizon` replaces a figure's own budget.
     horizon_override: bool,
+    /// Run only this shard's block of every curve's trials (`None`: all).
+    shard: Option<Shard>,
 }
 
 impl Options {
@@ -253,6 +255,7 @@ impl Options {
             sampler: None,
             trials_override: true,
             horizon_override: true,
+            shard: None,
         })
     }
 
@@ -300,6 +303,19 @@ impl Options {
         self
     }
 
+    /// Run only `shard`'s block of every curve's trials (`None`: every trial); the block is
+    /// [`Shard::trials`] of each figure's own trial count, and the trials keep their seeds.
+    #[must_use]
+    pub fn with_shard(mut self, shard: Option<Shard>) -> Self {
+        self.shard = shard;
+        self
+    }
+
+    /// The selected shard (`None`: every trial).
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
     /// The selected variant (`None`: all).
     pub fn variant(&self) -> Option<&str> {
         self.variant.as_deref()
@@ -342,12 +358,13 @@ impl Options {
         &self.only
     }
 
-    /// The runner's configuration of every curve.
+    /// The runner's configuration of every curve (with the options' shard, if any).
     pub fn run_config(&self) -> RunConfig {
         RunConfig {
             horizon: self.horizon,
             n_trials: self.trials,
             base_seed: self.base_seed,
+            shard: self.shard,
         }
     }
 }
@@ -709,6 +726,75 @@ impl Run {
     pub fn execute_all(self) -> Result<RunOutput, BoxedError> {
         (self.produce)()
     }
+
+    /// Produce the curve's records as a curve of `figure` under `options` (the figure's
+    /// options, [`PaperExperiments::figure_options`]), timed, and check them: the batch has
+    /// the options' horizon and exactly the trials [`RunConfig::trial_indices`] selects, in
+    /// order (all of them, or the block of the options' shard).
+    ///
+    /// # Errors
+    /// [`ExperimentError::Run`] when the batch fails, [`ExperimentError::InvalidBatch`] when
+    /// its horizon or its trials are not the options'.
+    pub fn records(
+        self,
+        figure: &Figure,
+        options: &Options,
+    ) -> Result<CurveRecords, ExperimentError> {
+        let label = self.label.clone();
+        let started = Instant::now();
+        let RunOutput {
+            batch,
+            diagnostics,
+            table,
+        } = self.execute_all().map_err(|source| ExperimentError::Run {
+            figure: figure.id.to_string(),
+            label: label.clone(),
+            source,
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        let invalid = |reason| ExperimentError::InvalidBatch {
+            label: label.clone(),
+            trials: batch.trials.len(),
+            horizon: batch.config.horizon,
+            reason,
+        };
+        if batch.config.horizon != options.horizon() {
+            return Err(invalid("its horizon is not the options' horizon"));
+        }
+        if !batch
+            .trials
+            .iter()
+            .map(|t| t.trial)
+            .eq(options.run_config().trial_indices())
+        {
+            return Err(invalid(
+                "its trials are not the options' trials in order (RunConfig::trial_indices)",
+            ));
+        }
+        Ok(CurveRecords {
+            label,
+            batch,
+            seconds,
+            diagnostics,
+            table,
+        })
+    }
+}
+
+/// What a curve's run produced, before any summary: what one shard of a reproduction keeps of
+/// a curve, and what the shards' records of it, put together, become again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurveRecords {
+    /// The curve's label.
+    pub label: String,
+    /// Every trial's record (of the options' shard, when there is one).
+    pub batch: BatchResult,
+    /// Wall-clock seconds the batch took.
+    pub seconds: f64,
+    /// What the run reported beside its batch ([`Run::with_diagnostics`]; empty otherwise).
+    pub diagnostics: Diagnostics,
+    /// Its per-trial diagnostics table ([`Run::with_table`]; `None` otherwise).
+    pub table: Option<RunTable>,
 }
 
 impl std::fmt::Debug for Run {
@@ -820,6 +906,32 @@ pub struct CurveResult {
     pub diagnostics: Diagnostics,
     /// Its per-trial diagnostics table ([`Run::with_table`]; `None` otherwise).
     pub table: Option<RunTable>,
+}
+
+impl CurveResult {
+    /// The finished curve of `records`, summarised over its trials by `metric`.
+    ///
+    /// # Errors
+    /// [`ExperimentError::InvalidBatch`] when the batch cannot be summarised
+    /// ([`RegretSummary::of_metric`]).
+    pub fn of(records: CurveRecords, metric: Metric) -> Result<Self, ExperimentError> {
+        let summary = RegretSummary::of_metric(&records.label, &records.batch, metric)?;
+        let CurveRecords {
+            label,
+            batch,
+            seconds,
+            diagnostics,
+            table,
+        } = records;
+        Ok(Self {
+            label,
+            batch,
+            summary,
+            seconds,
+            diagnostics,
+            table,
+        })
+    }
 }
 
 /// A finished figure: its description and its curves, in drawing order.
@@ -1005,22 +1117,15 @@ pub trait PaperExperiments: Sync {
         select_only(self.name(), figures, options.only())
     }
 
-    /// Run `figure`'s curves one after the other (each batch in parallel over trials), timing
-    /// and summarising each, and report each start and finish to `progress`. The runs get the
-    /// figure's options ([`figure_options`](Self::figure_options)).
+    /// The runs of `figure` under `options` (the figure's options,
+    /// [`figure_options`](Self::figure_options)), checked to draw [`Figure::curves`] in order:
+    /// what [`run_figure`](Self::run_figure) runs, and what a shard of a reproduction runs
+    /// without summarising ([`Run::records`]).
     ///
     /// # Errors
     /// What [`runs`](Self::runs) returns; [`ExperimentError::CurveMismatch`] when the runs do
-    /// not draw [`Figure::curves`]; [`ExperimentError::Run`] when a batch fails;
-    /// [`ExperimentError::InvalidBatch`] when a batch's horizon is not the figure options'
-    /// [`Options::horizon`] or it cannot be summarised.
-    fn run_figure(
-        &self,
-        figure: &Figure,
-        options: &Options,
-        progress: &mut dyn FnMut(Progress<'_>),
-    ) -> Result<FigureResult, ExperimentError> {
-        let options = &self.figure_options(figure, options);
+    /// not draw [`Figure::curves`].
+    fn figure_runs(&self, figure: &Figure, options: &Options) -> Result<Vec<Run>, ExperimentError> {
         let runs = self.runs(figure, options)?;
         let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
         if labels != figure.curves {
@@ -1030,41 +1135,33 @@ pub trait PaperExperiments: Sync {
                 got: labels,
             });
         }
+        Ok(runs)
+    }
+
+    /// Run `figure`'s curves one after the other (each batch in parallel over trials), timing
+    /// and summarising each, and report each start and finish to `progress`. The runs get the
+    /// figure's options ([`figure_options`](Self::figure_options)).
+    ///
+    /// # Errors
+    /// What [`figure_runs`](Self::figure_runs) returns; [`ExperimentError::Run`] when a batch
+    /// fails; [`ExperimentError::InvalidBatch`] when a batch's horizon or trials are not the
+    /// figure options' ([`Run::records`]) or it cannot be summarised.
+    fn run_figure(
+        &self,
+        figure: &Figure,
+        options: &Options,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<FigureResult, ExperimentError> {
+        let options = &self.figure_options(figure, options);
+        let runs = self.figure_runs(figure, options)?;
         let mut curves = Vec::with_capacity(runs.len());
         for run in runs {
-            let label = run.label.clone();
             progress(Progress::Started {
                 figure,
-                label: &label,
+                label: &run.label,
             });
-            let started = Instant::now();
-            let RunOutput {
-                batch,
-                diagnostics,
-                table,
-            } = run.execute_all().map_err(|source| ExperimentError::Run {
-                figure: figure.id.to_string(),
-                label: label.clone(),
-                source,
-            })?;
-            let seconds = started.elapsed().as_secs_f64();
-            if batch.config.horizon != options.horizon() {
-                return Err(ExperimentError::InvalidBatch {
-                    label,
-                    trials: batch.trials.len(),
-                    horizon: batch.config.horizon,
-                    reason: "its horizon is not the options' horizon",
-                });
-            }
-            let summary = RegretSummary::of_metric(&label, &batch, figure.metric)?;
-            curves.push(CurveResult {
-                label,
-                batch,
-                summary,
-                seconds,
-                diagnostics,
-                table,
-            });
+            let records = run.records(figure, options)?;
+            curves.push(CurveResult::of(records, figure.metric)?);
             progress(Progress::Finished {
                 figure,
                 curve: curves.last().expect("just pushed"),
@@ -1102,6 +1199,7 @@ mod tests {
                 horizon,
                 n_trials: trials.len(),
                 base_seed: 0,
+                shard: None,
             },
             trials,
         }
@@ -1191,7 +1289,8 @@ mod tests {
             RunConfig {
                 horizon: 10,
                 n_trials: 2,
-                base_seed: 7
+                base_seed: 7,
+                shard: None,
             }
         );
         assert_eq!(o.only(), ["fig1"]);
@@ -1312,6 +1411,29 @@ mod tests {
         };
         let err = failing.run_figure(f, &o, &mut |_| {}).unwrap_err();
         assert_eq!(err.to_string(), "figure f1, curve A: nothing must be >= 1");
+    }
+
+    #[test]
+    fn a_run_that_ignores_the_shard_is_rejected() {
+        // Fake's runs always record trial 0 alone: right for one trial, wrong for shard 1/2 of
+        // two trials (block 1..2).
+        let p = Fake {
+            labels: vec!["A", "B"],
+            fail: false,
+        };
+        let f = &p.figures()[0];
+        let one = Options::new(1, 3, 0, "d").unwrap();
+        let runs = p.figure_runs(f, &one).unwrap();
+        let r = runs.into_iter().next().unwrap().records(f, &one).unwrap();
+        assert_eq!((r.label.as_str(), r.batch.trials.len()), ("A", 1));
+        let shard = Options::new(2, 3, 0, "d")
+            .unwrap()
+            .with_shard(Some(Shard::new(1, 2).unwrap()));
+        assert_eq!(shard.run_config().trial_indices(), 1..2);
+        assert!(matches!(
+            p.run_figure(f, &shard, &mut |_| {}),
+            Err(ExperimentError::InvalidBatch { .. })
+        ));
     }
 
     /// [`Fake`] whose figure `f2` has its own budget (1 trial, 5 rounds) and a summary section.

@@ -21,7 +21,7 @@ use super::{Budget, ExperimentError, Figure, Run};
 /// ];
 /// let p = find_panel(&panels, "fake", "fig1")?;
 /// assert_eq!(p.figure().curves, ["slow", "fast"]);
-/// let config = RunConfig { horizon: 10, n_trials: 4, base_seed: 1 };
+/// let config = RunConfig { horizon: 10, n_trials: 4, base_seed: 1, shard: None };
 /// let producer = |&step: &f64| {
 ///     move || -> Result<BatchResult, std::convert::Infallible> {
 ///         let _ = step;

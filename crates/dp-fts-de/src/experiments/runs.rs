@@ -49,8 +49,9 @@ pub fn run_record(record: &FederationRecord, run: usize) -> TrialRecord {
     }
 }
 
-/// Run `config.n_trials` runs of `params` with `T = config.horizon - N_init` (run `r`
-/// seeded from `(config.base_seed, r)`) on `problems`: run `r` on `problems[r]` when there
+/// Run the runs [`RunConfig::trial_indices`] selects (all `config.n_trials`, or a shard's
+/// block) of `params` with `T = config.horizon - N_init` (run `r` seeded from
+/// `(config.base_seed, r)`) on `problems`: run `r` on `problems[r]` when there
 /// is one problem per run ([`draw_problems`](super::draw_problems)), on the one problem when there is one. Each run
 /// is one [`run_record`]; the diagnostics are each private run's clipped fraction, final
 /// paper-accountant loss and noise-to-signal ratios over its first and last 10 releases.
@@ -75,9 +76,10 @@ pub fn run_curve(
     // again only when a run's domain differs from the previous run's (the synthetic draws share
     // their grid, so it is computed once per curve, as for the one data set).
     let mut beta: Option<Arc<crate::beta::BetaSchedule>> = None;
-    let mut trials = Vec::with_capacity(config.n_trials);
+    let mut trials = Vec::with_capacity(config.trial_indices().len());
     let mut diagnostics = Diagnostics::new();
-    for run in 0..config.n_trials {
+    // The runs of the configuration (all, or a shard's block), in order.
+    for run in config.trial_indices() {
         let problem = &problems[run.min(problems.len() - 1)];
         let same_domain =
             run > 0 && problems[(run - 1).min(problems.len() - 1)].domain() == problem.domain();

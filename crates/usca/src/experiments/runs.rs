@@ -339,16 +339,19 @@ pub(super) fn figure_batches(
         Source::LightSensor => Some(light_sensor(options.data_dir())?),
         Source::Synthetic(_) => None,
     };
-    let per_trial: Vec<Vec<Vec<f64>>> = (0..config.n_trials)
+    // The trials of the options (all, or a shard's block), each keeping its own index.
+    let trials = config.trial_indices();
+    let per_trial: Vec<Vec<Vec<f64>>> = trials
+        .clone()
         .into_par_iter()
         .map(|trial| trial_error_rates(s, data.as_ref(), config.horizon, config.base_seed, trial))
         .collect::<Result<_, _>>()?;
     Ok((0..s.sweep.curves().len())
         .map(|k| BatchResult {
             config,
-            trials: per_trial
-                .iter()
-                .enumerate()
+            trials: trials
+                .clone()
+                .zip(&per_trial)
                 .map(|(trial, r)| record(trial, r[k].clone()))
                 .collect(),
         })
