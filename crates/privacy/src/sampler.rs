@@ -67,7 +67,7 @@ impl Grid {
 
     /// The width `2^k`.
     pub fn width(self) -> f64 {
-        2f64.powi(self.exponent)
+        power_of_two(self.exponent)
     }
 
     /// The coarsest grid whose rounding of `count` coordinates adds at most
@@ -100,7 +100,7 @@ impl Grid {
     /// The grid point nearest to `x`, as an integer multiple of the width (exact: dividing by a
     /// power of two is exact in floating point).
     pub fn index_of(self, x: f64) -> Result<BigInt, PrivacyError> {
-        let scaled = x * 2f64.powi(-self.exponent);
+        let scaled = x * power_of_two(-self.exponent);
         exact::round_to_bigint(scaled).ok_or(
             InputError::NonFinite {
                 what: "value on the grid",
@@ -124,10 +124,22 @@ impl Grid {
         i.to_f64().unwrap_or_else(saturated) * self.width()
     }
 
+    /// The grid point nearest to `x`, as a double: `value_of(index_of(x))`, computed in machine
+    /// integers when the index fits (`|x / width| < 2^62`), else through the big-integer path
+    /// (the same value either way).
+    pub fn round(self, x: f64) -> Result<f64, PrivacyError> {
+        if x.is_finite()
+            && let Some(i) = self.small_index_of(x)
+        {
+            return Ok(i as f64 * self.width());
+        }
+        Ok(self.value_of(&self.index_of(x)?))
+    }
+
     /// The grid index of `x` as an `i64` when `|x / width| < 2^62` (the fast path; the same
     /// value as [`Self::index_of`]).
     fn small_index_of(self, x: f64) -> Option<i64> {
-        let r = (x * 2f64.powi(-self.exponent)).round();
+        let r = (x * power_of_two(-self.exponent)).round();
         (r.abs() < 2f64.powi(62)).then_some(r as i64)
     }
 
@@ -145,7 +157,7 @@ impl Grid {
     /// [`exact_fixed::MAX_PARAMETER`], when its exact value allows (the fast path).
     fn scale_in_fixed_units(self, scale: f64) -> Option<(u64, u64)> {
         exact::dyadic_u64(
-            scale * 2f64.powi(-self.exponent),
+            scale * power_of_two(-self.exponent),
             exact_fixed::MAX_PARAMETER,
         )
     }
@@ -155,7 +167,7 @@ impl Grid {
         self,
         scale: f64,
     ) -> Result<(num_bigint::BigUint, num_bigint::BigUint), PrivacyError> {
-        let s = scale * 2f64.powi(-self.exponent);
+        let s = scale * power_of_two(-self.exponent);
         let off_grid = InputError::Unsatisfied {
             what: "noise scale",
             value: scale,
@@ -166,6 +178,14 @@ impl Grid {
         }
         exact::dyadic(s).ok_or(off_grid.into())
     }
+}
+
+/// `2^k` for `k` in [-1000, 1000] (a grid's exponent range), exactly, from the bit pattern of
+/// the double (biased exponent `k + 1023`, zero mantissa): what `2f64.powi(k)` returns, without
+/// the call.
+fn power_of_two(k: i32) -> f64 {
+    debug_assert!((-1000..=1000).contains(&k));
+    f64::from_bits(((i64::from(k) + 1023) as u64) << 52)
 }
 
 /// One interface for the noise of every mechanism.
@@ -612,6 +632,17 @@ impl Sampler {
             1.0 + GRID_SLACK
         } else {
             1.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[allow(clippy::float_cmp)] // exact powers of two
+    fn power_of_two_is_powi_over_the_grid_range() {
+        for k in -1000..=1000 {
+            assert_eq!(super::power_of_two(k), 2f64.powi(k), "{k}");
         }
     }
 }

@@ -262,3 +262,24 @@ fn the_batch_gaussian_is_the_per_entry_gaussian() {
         }
     }
 }
+
+/// `Grid::round` (machine integers when the index fits) is `value_of(index_of(x))` (big
+/// integers) bit for bit, across magnitudes from far below the width to beyond `2^62` widths,
+/// and refuses what `index_of` refuses.
+#[test]
+fn grid_round_is_the_big_integer_rounding() {
+    use privacy::sampler::Norm;
+    let grid = Grid::for_sensitivity(1.0, 200, Norm::L2).unwrap();
+    let mut r = rng(90);
+    for k in -40..80 {
+        for _ in 0..50 {
+            let u: f64 = rand::RngExt::random::<f64>(&mut r) - 0.5;
+            let x = u * 2f64.powi(k);
+            let slow = grid.value_of(&grid.index_of(x).unwrap());
+            assert_eq!(grid.round(x).unwrap().to_bits(), slow.to_bits(), "{x}");
+        }
+    }
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert!(grid.round(bad).is_err());
+    }
+}

@@ -352,7 +352,7 @@ impl TreeAggregation {
         let x = if sampler.is_hardened() {
             // An item the grid cannot represent is an error, never silently 0 (issue 15).
             x.iter()
-                .map(|&v| grid.index_of(v).map(|i| grid.value_of(&i)))
+                .map(|&v| grid.round(v))
                 .collect::<Result<Array1<f64>, _>>()?
         } else {
             x
