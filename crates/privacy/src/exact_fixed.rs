@@ -332,10 +332,6 @@ impl DiscreteLaplace {
     }
 }
 
-/// How many `ceil(k sigma)` [`DiscreteGaussian`] keeps precomputed (`k` above it, probability
-/// `exp(-128)`, divides).
-const CEIL_TABLE: usize = 16;
-
 /// The discrete Gaussian `P(Y = y) ∝ exp(-y^2 / (2 sigma^2))` on the integers, for a rational
 /// `sigma = num / den` with `1 <= num, den <= MAX_PARAMETER`: Karney 2016, Algorithm D with
 /// `mu = 0`.
@@ -354,8 +350,8 @@ pub struct DiscreteGaussian {
     /// `sigma = num / den` in lowest terms.
     num: u64,
     den: u64,
-    /// `ceil(k sigma)` for `k < CEIL_TABLE` (entry 1 is `ceil(sigma)`).
-    ceil_k_sigma: [u64; CEIL_TABLE],
+    /// `ceil(sigma)`.
+    ceil_sigma: u64,
 }
 
 impl DiscreteGaussian {
@@ -366,15 +362,10 @@ impl DiscreteGaussian {
         }
         let g = gcd(num, den);
         let (num, den) = (num / g, den / g);
-        let mut ceil_k_sigma = [0u64; CEIL_TABLE];
-        for (k, entry) in ceil_k_sigma.iter_mut().enumerate() {
-            // k num < 2^57: no overflow.
-            *entry = (k as u64 * num).div_ceil(den);
-        }
         Some(Self {
             num,
             den,
-            ceil_k_sigma,
+            ceil_sigma: num.div_ceil(den),
         })
     }
 
@@ -432,11 +423,16 @@ impl DiscreteGaussian {
             let negative = bits.bit();
             // i = ceil(k num / den) + j.
             let kn = k * num;
-            let ceil_k_sigma = match usize::try_from(k) {
-                Ok(small) if small < CEIL_TABLE => u128::from(self.ceil_k_sigma[small]),
-                _ => kn.div_ceil(den),
+            let ceil_k_sigma = match k {
+                0 => 0,
+                1 => u128::from(self.ceil_sigma),
+                // k num < 2^64 for k < 2^11 (num <= 2^53): a machine division.
+                _ => match u64::try_from(kn) {
+                    Ok(kn) => u128::from(kn.div_ceil(self.den)),
+                    Err(_) => kn.div_ceil(den),
+                },
             };
-            let i = ceil_k_sigma + u128::from(uniform_below(self.ceil_k_sigma[1], bits));
+            let i = ceil_k_sigma + u128::from(uniform_below(self.ceil_sigma, bits));
             // x = i / sigma - k = (i den - k num) / num = p / num with p >= 0.
             let p = i * den - kn;
             if p >= num || (p == 0 && k == 0 && negative) {
@@ -503,11 +499,22 @@ impl DiscreteGaussian {
     }
 }
 
+/// The greatest common divisor of `a, b >= 1` by Stein's binary algorithm (shifts and
+/// subtractions: the hardened sampler builds a law per call, with `b` usually a power of two).
 fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
+    debug_assert!(a >= 1 && b >= 1);
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            (a, b) = (b, a);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
     }
-    a
 }
 
 #[cfg(test)]
@@ -593,6 +600,24 @@ mod tests {
         assert!(DiscreteLaplace::new(0, 1).is_none());
         assert!(DiscreteLaplace::new(1, MAX_PARAMETER + 1).is_none());
         assert!(DiscreteLaplace::new(MAX_PARAMETER, MAX_PARAMETER).is_some());
+    }
+
+    #[test]
+    fn binary_gcd_is_euclid() {
+        let euclid = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        for _ in 0..10_000 {
+            let a = (rand::Rng::next_u64(&mut rng) >> (rand::Rng::next_u32(&mut rng) % 64)).max(1);
+            let b = (rand::Rng::next_u64(&mut rng) >> (rand::Rng::next_u32(&mut rng) % 64)).max(1);
+            assert_eq!(gcd(a, b), euclid(a, b), "{a} {b}");
+        }
+        assert_eq!(gcd(12, 1 << 40), 4);
+        assert_eq!(gcd(1, 1), 1);
     }
 
     #[test]
