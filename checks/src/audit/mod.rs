@@ -52,6 +52,14 @@ pub fn checks() -> Vec<Check> {
             subsampled::control_add_remove_epsilon_for_replace_one,
         ),
         Check::new(
+            "audit/control/subsampled-half-noise",
+            subsampled::control_half_noise,
+        ),
+        Check::new(
+            "audit/control/exponential-missing-factor-two",
+            exponential::control_missing_factor_two,
+        ),
+        Check::new(
             "audit/control/laplace-half-scale",
             laplace::control_laplace_half_scale,
         ),

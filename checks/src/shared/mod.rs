@@ -6,11 +6,13 @@
 //! checks do.
 
 mod audit_outcome;
+mod exact_epsilon;
 mod llr;
 mod scaling_outcome;
 mod uniform_play;
 
 pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
+pub use exact_epsilon::{ExactEpsilon, against_exact, subsampled_gaussian_exact_epsilon};
 pub use llr::{gaussian_llr, laplace_llr};
 pub use scaling_outcome::{against_expected, scaling_config, scaling_outcome};
 pub use uniform_play::uniform_play_curve;
@@ -22,3 +24,7 @@ pub const ALPHA: f64 = 1e-6;
 
 /// The tightness a strong audit of a tight claim must reach (else the audit is inconclusive).
 pub const MIN_TIGHTNESS: f64 = 0.9;
+
+/// The tightness against the exact epsilon of its pair (or against a claim the pair can
+/// approach) an audit sized for it must reach: `(quick, full)` (issue 31).
+pub const MIN_EXACT_TIGHTNESS: (f64, f64) = (0.9, 0.95);
