@@ -5,7 +5,7 @@
 //! samplers"); each function below states the identity it rests on.
 //!
 //! Every random quantity is a uniform real `U` in [0, 1) revealed lazily 64 bits at a time
-//! ([`Lazy`]). A comparison of `U` with a rational `a/b` or with another lazy uniform reads
+//! (`Lazy`). A comparison of `U` with a rational `a/b` or with another lazy uniform reads
 //! words until they differ, so it is exact (two reals are equal with probability 0, and a tie
 //! over every word read only asks for the next word). No floating-point operation is on the
 //! sampling path.
