@@ -82,6 +82,14 @@ pub fn checks() -> Vec<Check> {
             "jdp-qff/control/scaling-uniform",
             scaling::control_scaling_uniform,
         ),
+        Check::new(
+            "jdp-qff/control/scaling-ignores-data-jdp",
+            scaling::control_ignores_data_jdp,
+        ),
+        Check::new(
+            "jdp-qff/control/scaling-ignores-data-local",
+            scaling::control_ignores_data_local,
+        ),
         Check::new("jdp-qff/sweep/alpha", sweep::sweep_alpha),
     ]
 }

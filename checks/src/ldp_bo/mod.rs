@@ -8,6 +8,7 @@ mod scaling;
 mod schedule;
 mod sweep;
 
+use ::ldp_bo::experiments::Algorithm;
 use verification::Check;
 
 use super::Area;
@@ -73,6 +74,23 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "ldp-bo/control/scaling-uniform",
             scaling::scaling_uniform_control,
+        ),
+        Check::new("ldp-bo/control/scaling-greedy-ldp-tgp-ucb", |ctx| {
+            scaling::broken_control(ctx, Algorithm::Tgp, scaling::Broken::Greedy)
+        }),
+        Check::new("ldp-bo/control/scaling-ignores-data-ldp-tgp-ucb", |ctx| {
+            scaling::broken_control(ctx, Algorithm::Tgp, scaling::Broken::IgnoresData)
+        }),
+        Check::new("ldp-bo/control/scaling-greedy-ldp-moma-gp-ucb", |ctx| {
+            scaling::broken_control(ctx, Algorithm::Moma, scaling::Broken::Greedy)
+        }),
+        Check::new(
+            "ldp-bo/control/scaling-ignores-data-ldp-moma-gp-ucb",
+            |ctx| scaling::broken_control(ctx, Algorithm::Moma, scaling::Broken::IgnoresData),
+        ),
+        Check::new(
+            "ldp-bo/control/scaling-ignores-data-ldp-ata-gp-ucb",
+            |ctx| scaling::broken_control(ctx, Algorithm::Ata, scaling::Broken::IgnoresData),
         ),
         Check::new("ldp-bo/sweep/ldp-tgp-ucb", sweep::sweep_tgp),
         Check::new("ldp-bo/sweep/ldp-moma-gp-ucb", sweep::sweep_moma),

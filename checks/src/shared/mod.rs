@@ -7,14 +7,18 @@
 
 mod audit_outcome;
 mod exact_epsilon;
+mod ignores_data;
 mod llr;
 mod scaling_outcome;
 mod uniform_play;
 
 pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
 pub use exact_epsilon::{ExactEpsilon, against_exact, subsampled_gaussian_exact_epsilon};
+pub use ignores_data::IgnoresData;
 pub use llr::{gaussian_llr, laplace_llr};
-pub use scaling_outcome::{against_expected, scaling_config, scaling_outcome};
+pub use scaling_outcome::{
+    POWER_REPLICATES, against_expected, control_outcome, scaling_config, scaling_outcome,
+};
 pub use uniform_play::uniform_play_curve;
 
 /// The level of every statistical check of the suite: the probability that one check reports a

@@ -33,6 +33,11 @@ pub struct AtaParams {
     /// Multiplies the concentration term `4 sqrt(ln(4 m T/delta) v m/lambda)` of the width of
     /// Theorem 2 (its bias term `B(1 + 1/sqrt(1-e))` is kept).
     pub beta_scale: f64,
+    /// A control, never a setting of the paper: `true` sets the whole UCB width to 0, so the
+    /// learner plays the argmax of its posterior mean (greedy). The regret-scaling checks run it
+    /// to show that they fail a learner without its confidence width. Default `false`.
+    #[serde(default)]
+    pub greedy: bool,
 }
 
 /// The scale of the ATA width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
@@ -67,6 +72,7 @@ impl AtaParams {
                 Preset::Theory => 1.0,
                 Preset::Practical => PRACTICAL_BETA_SCALE,
             },
+            greedy: false,
         }
     }
 
@@ -166,8 +172,17 @@ impl<K: Kernel, M> AtaGpUcb<K, M> {
             arms,
             params.lambda,
             q,
-            schedule.accuracy.bias_width(schedule.b),
-            params.beta_scale,
+            // Greedy (a control): bias 0 and scale 0 make the width 0 in every round.
+            if params.greedy {
+                0.0
+            } else {
+                schedule.accuracy.bias_width(schedule.b)
+            },
+            if params.greedy {
+                0.0
+            } else {
+                params.beta_scale
+            },
             schedule.beta_next(0),
         )?;
         Ok(Self {

@@ -42,6 +42,11 @@ pub struct MomaParams {
     pub beta_scale: f64,
     /// The epoch length `k`.
     pub epoch_length: EpochLength,
+    /// A control, never a setting of the paper: `true` sets the whole UCB width to 0, so the
+    /// learner plays the argmax of its posterior mean (greedy). The regret-scaling checks run it
+    /// to show that they fail a learner without its confidence width. Default `false`.
+    #[serde(default)]
+    pub greedy: bool,
 }
 
 /// The scale of the MoMA width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
@@ -95,6 +100,7 @@ impl MomaParams {
             q_scale: 1.0,
             beta_scale,
             epoch_length: EpochLength::Scaled(epoch_scale),
+            greedy: false,
         }
     }
 
@@ -223,8 +229,17 @@ impl<K: Kernel, M> MomaGpUcb<K, M> {
             arms,
             params.lambda,
             q,
-            schedule.accuracy.bias_width(schedule.b),
-            params.beta_scale,
+            // Greedy (a control): bias 0 and scale 0 make the width 0 in every round.
+            if params.greedy {
+                0.0
+            } else {
+                schedule.accuracy.bias_width(schedule.b)
+            },
+            if params.greedy {
+                0.0
+            } else {
+                params.beta_scale
+            },
             schedule.beta_next(0, 0),
         )?;
         Ok(Self {

@@ -31,6 +31,11 @@ pub struct TgpParams {
     pub beta_scale: f64,
     /// Where `gamma_{t-1}` of line 5 comes from.
     pub gamma: GammaSource,
+    /// A control, never a setting of the paper: `true` sets the whole UCB width to 0, so the
+    /// learner plays the argmax of its posterior mean (greedy). The regret-scaling checks run it
+    /// to show that they fail a learner without its confidence width. Default `false`.
+    #[serde(default)]
+    pub greedy: bool,
 }
 
 /// The scale of the TGP-UCB width in [`Preset::Practical`] (see `docs/ldp-bo.md`, "Presets").
@@ -63,6 +68,7 @@ impl TgpParams {
                 Preset::Practical => PRACTICAL_BETA_SCALE,
             },
             gamma: GammaSource::Realised,
+            greedy: false,
         }
     }
 
@@ -207,6 +213,9 @@ impl<K: Kernel, M> TgpUcb<K, M> {
             GammaSource::Realised => self.gp.information_gain(),
             GammaSource::Fixed(g) => g,
         };
+        if self.params.greedy {
+            return 0.0;
+        }
         scaled_width(
             self.variant.bias(),
             self.variant.beta(t, gamma),

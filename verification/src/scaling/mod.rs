@@ -33,7 +33,7 @@ mod bootstrap;
 mod power;
 mod sweep;
 
-pub use power::{calibrated_process, detectable_excess, fail_rate};
+pub use power::{calibrated_process, detectable_excess, fail_rate, replicate_fail_rate};
 pub use sweep::{SweepResult, privacy_sweep};
 
 /// Errors of the scaling checker.

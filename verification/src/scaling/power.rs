@@ -55,7 +55,16 @@ fn resampled(
     replicates: usize,
 ) -> Result<Vec<ScalingResult>, ScalingError> {
     let population = calibrated_process(result, exponent)?;
-    let config = &result.config;
+    judge_resamples(&population, &result.config, replicates)
+}
+
+/// `replicates` data sets drawn with replacement from `population` (each as many runs as it
+/// has), each judged by the checker under `config`.
+fn judge_resamples(
+    population: &[Vec<f64>],
+    config: &super::ScalingConfig,
+    replicates: usize,
+) -> Result<Vec<ScalingResult>, ScalingError> {
     let n = population.len();
     (0..replicates)
         .into_par_iter()
@@ -85,6 +94,20 @@ pub fn fail_rate(
     replicates: usize,
 ) -> Result<f64, ScalingError> {
     let judged = resampled(result, exponent, replicates)?;
+    Ok(judged.iter().filter(|r| r.verdict == Verdict::Fail).count() as f64 / replicates as f64)
+}
+
+/// How often the checker FAILs a new experiment like `result` itself (same algorithm, same
+/// number of runs): `result`'s runs are resampled with replacement, `replicates` times, and each
+/// resample is judged as [`fail_rate`] judges its. It estimates the power of a check against
+/// the process that produced the runs (a positive control's probability of being FAILed),
+/// without assuming any exponent; standard error at most `0.5 / sqrt(replicates)`, and, being a
+/// bootstrap estimate from the measured runs, it is only as good as they are representative.
+///
+/// # Errors
+/// As the checker.
+pub fn replicate_fail_rate(result: &ScalingResult, replicates: usize) -> Result<f64, ScalingError> {
+    let judged = judge_resamples(&result.regret, &result.config, replicates)?;
     Ok(judged.iter().filter(|r| r.verdict == Verdict::Fail).count() as f64 / replicates as f64)
 }
 
