@@ -15,7 +15,7 @@
 //! - `pld`: privacy-loss distribution, connect-the-dots discretisation and FFT composition
 //!   with every error bounded (an upper bound). Without `--pld-bin-width` the bin width is
 //!   chosen: `1e-4` where every grid fits `2^22` points, coarser where the loss's span needs it
-//!   ([`privacy::accountant::pld::AUTO_GRID_POINTS`]); the width used is printed. At `q = 1`
+//!   ([`privacy::accountant::pld::AUTO_GRID_POINTS`]); the width used is printed. At `q = 1` (no width given)
 //!   it answers by the exact route instead (`T` Gaussian mechanisms are exactly
 //!   `sqrt(T)/z`-GDP), labelled so.
 //!
@@ -92,8 +92,8 @@ pub struct SubsampledArgs {
     relation: Relation,
     /// Bin width of the PLD loss grid (the excess over the exact epsilon is second order in the
     /// width). Without it: 1e-4 where every grid of the accounting fits 2^22 points (64 MiB an
-    /// FFT), else the finest width that fits (printed). At q = 1 no grid is used: the pld
-    /// accountant answers by the exact Gaussian route (mu = sqrt(steps)/z-GDP).
+    /// FFT), else the finest width that fits (printed). At q = 1 without this option no grid is
+    /// used: the pld accountant answers by the exact Gaussian route (mu = sqrt(steps)/z-GDP).
     #[arg(long)]
     pld_bin_width: Option<f64>,
     /// Print JSON instead of text.

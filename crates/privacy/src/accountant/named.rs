@@ -205,8 +205,8 @@ pub fn check_relation(accountant: Accountant, relation: Relation) -> Result<(), 
 /// at `delta` under `accountant` and `relation`. `pld_bin_width` sets the PLD's loss grid;
 /// `None` chooses it: the default `1e-4` where every grid fits [`AUTO_GRID_POINTS`] points,
 /// coarser where not ([`subsampled_gaussian_pld_epsilon_auto`]); the tail mass is
-/// [`PldSettings::default`]'s. At `q = 1` the `pld` accountant takes the exact route
-/// ([`PldRoute::ExactGaussian`], no grid).
+/// [`PldSettings::default`]'s. At `q = 1` without a width given, the `pld` accountant takes
+/// the exact route ([`PldRoute::ExactGaussian`], no grid); a width given asks for the grid.
 ///
 /// # Errors
 /// Bad parameters; the relation refused ([`check_relation`]); the accountant's own errors; a
@@ -235,7 +235,12 @@ pub fn subsampled_gaussian(
         bin_width_chosen: None,
         route: None,
     };
-    if accountant == Accountant::Pld && SamplingRate::new(q)?.get() >= 1.0 {
+    // q = 1 without a width given: the exact route. A width given asks for the grid, which is
+    // honoured as before (the fixtures' PLD values at q = 1 are grid values).
+    if accountant == Accountant::Pld
+        && SamplingRate::new(q)?.get() >= 1.0
+        && pld_bin_width.is_none()
+    {
         return exact_gaussian(relation, z, steps, delta, empty);
     }
     let grid = |width: Option<f64>| AccountedEpsilon {
@@ -462,7 +467,34 @@ mod tests {
     #[test]
     fn at_q_one_pld_is_the_exact_gaussian() {
         let exact = 5_425.509_846_147_43;
-        for width in [None, Some(1e-4)] {
+        // A width given asks for the grid: at 1e-4 it would need 59.8 million points (refused,
+        // naming the option); at 1e-2 it answers above the exact value.
+        let refused = subsampled_gaussian(
+            Accountant::Pld,
+            Relation::AddRemove,
+            1.0,
+            0.01,
+            1,
+            1e-5,
+            Some(1e-4),
+        );
+        assert!(
+            matches!(refused, Err(PrivacyError::GridTooFine(_))),
+            "{refused:?}"
+        );
+        let coarse = subsampled_gaussian(
+            Accountant::Pld,
+            Relation::AddRemove,
+            1.0,
+            0.01,
+            1,
+            1e-5,
+            Some(1e-2),
+        )
+        .unwrap();
+        assert_eq!(coarse.route, Some(PldRoute::Grid));
+        assert!(coarse.epsilon >= exact, "{}", coarse.epsilon);
+        for width in [None] {
             let r = subsampled_gaussian(
                 Accountant::Pld,
                 Relation::AddRemove,
