@@ -19,6 +19,7 @@ mod problem;
 mod scaling;
 mod spectrum;
 mod sweep;
+mod tree_noise;
 
 use verification::Check;
 
@@ -53,6 +54,11 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "jdp-qff/control/packed-sensitivity-x0.8",
             controls::packed_sensitivity_understated,
+        ),
+        Check::new("jdp-qff/recompute/tree-noise", tree_noise::tree_noise),
+        Check::new(
+            "jdp-qff/control/tree-noise-one-level-fewer",
+            tree_noise::control_one_level_fewer,
         ),
         Check::new("jdp-qff/spectrum/jdp-paper", spectrum::spectrum_paper),
         Check::new("jdp-qff/spectrum/jdp-derived", spectrum::spectrum_derived),

@@ -1,6 +1,7 @@
 //! Checks with ids under `ldp-bo/`: Zhou & Tan 2021. Curator and pipeline audits with their
 //! controls, regret scaling, epsilon sweeps; and the ldp-bo fixtures.
 
+mod ctl_noise;
 mod curator;
 mod fixtures;
 mod pipeline;
@@ -30,6 +31,11 @@ pub fn checks() -> Vec<Check> {
             curator::curator_worst_case,
         ),
         Check::new("ldp-bo/curator/out-of-range", curator::curator_out_of_range),
+        Check::new("ldp-bo/recompute/ctl-noise", ctl_noise::ctl_noise),
+        Check::new(
+            "ldp-bo/control/ctl-noise-sensitivity-halved",
+            ctl_noise::control_sensitivity_halved,
+        ),
         Check::new("ldp-bo/schedule/theory-formulas", schedule::theory_formulas),
         Check::new(
             "ldp-bo/control/schedule-one-round-late",

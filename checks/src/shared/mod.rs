@@ -9,17 +9,23 @@ mod audit_outcome;
 mod exact_epsilon;
 mod ignores_data;
 mod llr;
+mod noise_scale;
 mod scaling_outcome;
 mod uniform_play;
+mod zcdp_target;
 
 pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
 pub use exact_epsilon::{ExactEpsilon, against_exact, subsampled_gaussian_exact_epsilon};
 pub use ignores_data::IgnoresData;
 pub use llr::{gaussian_llr, laplace_llr};
+pub use noise_scale::{
+    NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, noise_control_outcome, noise_outcome,
+};
 pub use scaling_outcome::{
     POWER_REPLICATES, against_expected, control_outcome, scaling_config, scaling_outcome,
 };
 pub use uniform_play::uniform_play_curve;
+pub use zcdp_target::{Conversion, reference_error, rho_star};
 
 /// The level of every statistical check of the suite: the probability that one check reports a
 /// violation (or a failed distribution test, or a slope above the theory) although its claim
