@@ -29,8 +29,9 @@ use std::sync::Arc;
 
 use super::common::{REWARD_BOUND, flatten_view};
 use crate::shared::{
-    ALPHA, Conversion, NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, noise_control_outcome,
-    noise_outcome, reference_error, rho_star,
+    ALPHA, Conversion, NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, node_items,
+    nodes_touched, noise_control_outcome, noise_outcome, recovered_nodes, reference_error,
+    rho_star,
 };
 use jdp_qff::{JdpCalibration, JdpPrivatizer, Spectrum};
 use kernel::{FeatureMap, QuadratureFourierFeatures};
@@ -85,24 +86,6 @@ fn exact_item(
     Ok(out)
 }
 
-/// The recovered node values of a release: node `t` (1-based) is `r_t - r_(t - lowbit(t))`.
-fn nodes(releases: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    (1..=releases.len())
-        .map(|t| {
-            let low = t & t.wrapping_neg();
-            let r = &releases[t - 1];
-            if t == low {
-                r.clone()
-            } else {
-                r.iter()
-                    .zip(&releases[t - low - 1])
-                    .map(|(a, b)| a - b)
-                    .collect()
-            }
-        })
-        .collect()
-}
-
 /// One run of the privatizer on `stream`, with `seed`: its releases, flattened.
 fn run(
     p: &JdpPrivatizer<QuadratureFourierFeatures>,
@@ -133,10 +116,10 @@ fn measure(
     let (user, other) = users();
     let t = usize::try_from(HORIZON).map_err(|e| CheckError::msg(e.to_string()))?;
     let stream = vec![user.clone(); t];
-    let base = nodes(&run(p, &stream, seed)?);
+    let base = recovered_nodes(&run(p, &stream, seed)?);
     let item = exact_item(f, &user)?;
     let draws = base.iter().enumerate().flat_map(|(k, node)| {
-        let copies = ((k + 1) & (k + 1).wrapping_neg()) as f64;
+        let copies = node_items(k + 1) as f64;
         node.iter()
             .zip(&item)
             .map(move |(v, x)| v - copies * x)
@@ -147,13 +130,8 @@ fn measure(
     for s in [1, 2, 3, t / 2 + 1, t] {
         let mut changed = stream.clone();
         changed[s - 1] = other.clone();
-        let moved = nodes(&run(p, &changed, seed)?);
-        let touched = moved
-            .iter()
-            .zip(&base)
-            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| (x - y).abs() > 1e-6))
-            .count();
-        counts.push((s, touched));
+        let moved = recovered_nodes(&run(p, &changed, seed)?);
+        counts.push((s, nodes_touched(&base, &moved)));
     }
     let count = counts.iter().map(|c| c.1).max().unwrap_or(0);
     let claimed_rho = match p.claim().guarantee {

@@ -6,6 +6,7 @@ mod calibration;
 mod errors;
 mod fixed_samplers;
 pub(crate) mod fixtures;
+mod mechanism_noise;
 mod mechanisms;
 mod pld_reference;
 mod samplers;
@@ -70,6 +71,14 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "privacy/control/noise-multiplier-off-by-a-step",
             calibration::control_noise_multiplier_off,
+        ),
+        Check::new(
+            "privacy/recompute/mechanism-noise",
+            mechanism_noise::mechanism_noise,
+        ),
+        Check::new(
+            "privacy/control/mechanism-noise-broken",
+            mechanism_noise::control_broken,
         ),
         Check::new(
             "privacy/sampler/discrete-laplace",

@@ -11,6 +11,7 @@ mod ignores_data;
 mod llr;
 mod noise_scale;
 mod scaling_outcome;
+mod tree_nodes;
 mod uniform_play;
 mod zcdp_target;
 
@@ -24,6 +25,7 @@ pub use noise_scale::{
 pub use scaling_outcome::{
     POWER_REPLICATES, against_expected, control_outcome, scaling_config, scaling_outcome,
 };
+pub use tree_nodes::{node_items, nodes_touched, recovered_nodes};
 pub use uniform_play::uniform_play_curve;
 pub use zcdp_target::{Conversion, reference_error, rho_star};
 
