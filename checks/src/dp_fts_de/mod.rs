@@ -15,6 +15,7 @@ mod accountant;
 mod audits;
 mod controls;
 mod fixtures;
+mod round_noise;
 mod utility;
 
 use verification::Check;
@@ -53,6 +54,11 @@ pub fn checks() -> Vec<Check> {
             controls::wrong_q_accountant,
         ),
         Check::new("dp-fts-de/accountant/crate-loss", accountant::crate_loss),
+        Check::new("dp-fts-de/recompute/round-noise", round_noise::round_noise),
+        Check::new(
+            "dp-fts-de/control/round-noise-one-step-fewer",
+            round_noise::control_one_step_fewer,
+        ),
         Check::new("dp-fts-de/utility/de-beats-ts", utility::de_beats_ts),
         Check::new(
             "dp-fts-de/control/de-broken-server",
