@@ -12,6 +12,7 @@
 //!   jdp-qff`: the privacy a node sigma of Dubey's tree implies, or the sigma for a target.
 //! - `reproduce`: regenerate a paper's experiments under `target/reproduce/`.
 //! - `bench`: run the criterion benchmarks and the whole-process timings.
+//! - `mutants`: mutation testing of the privacy-critical files (cargo-mutants).
 //!
 //! `reproduce` and `bench` know the papers of [`papers`]'s table; `--data-dir` resolves the
 //! same way everywhere ([`data_dir`]); long runs share one progress bar style ([`progress`]).
@@ -23,6 +24,7 @@ mod bench;
 mod compare;
 mod data_dir;
 mod fixtures;
+mod mutants;
 mod papers;
 mod pld_comparison;
 mod progress;
@@ -73,6 +75,9 @@ enum Command {
     /// scaled by --scale-factor), whole or as shards (--shard i/n --out FILE) that
     /// `audit-mechanism merge FILES` sums into the same certificate.
     AuditMechanism(audit_mechanism::Args),
+    /// Mutation testing (cargo-mutants) of the privacy-critical files, with the score and the
+    /// list of equivalent mutants.
+    Mutants(mutants::Args),
     /// Regenerate a paper's experiments (CSV, SVG, Markdown) under target/reproduce/PAPER.
     Reproduce(reproduce::Args),
 }
@@ -88,5 +93,6 @@ fn main() -> anyhow::Result<()> {
         Command::Audit(a) => audit::run(a),
         Command::AuditMechanism(a) => audit_mechanism::run(a),
         Command::Reproduce(a) => reproduce::run(a),
+        Command::Mutants(a) => mutants::run(a),
     }
 }

@@ -565,6 +565,28 @@ mod tests {
     }
 
     #[test]
+    fn the_next_word_is_compared_with_the_remainder_of_the_ratio() {
+        // U < 2/3 with first word r0 = floor(2^33 / 3): 3 r0 = 2^33 - 2, undecided; the next
+        // word decides U' < a'/3 with a' = 2^33 - 3 r0 = 2 (not 2^33 / (3 r0) = 1 or any other
+        // combination of the two): U' < 2/3 holds for the word 2e9 (2e9 / 2^32 = 0.47).
+        let r0 = 2_863_311_530;
+        assert!(bernoulli_ratio(2, 3, &mut Script(vec![r0, 2_000_000_000])));
+        assert!(!bernoulli_ratio(2, 3, &mut Script(vec![r0, 3_000_000_000])));
+    }
+
+    #[test]
+    fn lemire_rejects_exactly_the_low_halves_below_two_to_the_w_mod_n() {
+        // n = 3: 2^32 mod 3 = 1, so only the low half 0 is rejected. The word 0x5555_5556 gives
+        // 3 r = 2^32 + 2: high half 1, low half 2 >= 1, accepted (one word read).
+        let mut script = Script(vec![0x5555_5556]);
+        assert_eq!(uniform_below(3, &mut Bits::new(&mut script)), 1);
+        // The word 0: low half 0 < 1, rejected; the next word 0xAAAA_AAAB (3 r = 2^33 + 1,
+        // low half 1) is accepted: 2.
+        let mut script = Script(vec![0, 0xAAAA_AAAB]);
+        assert_eq!(uniform_below(3, &mut Bits::new(&mut script)), 2);
+    }
+
+    #[test]
     fn a_tie_over_a_word_compares_the_next_words() {
         let mut v = Lazy {
             head: 7,

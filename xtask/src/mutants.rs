@@ -1,0 +1,500 @@
+//! `cargo xtask mutants`: mutation testing of the privacy-critical code.
+//!
+//! ```text
+//! cargo install cargo-mutants --locked        # once (about 5 minutes of CPU)
+//! cargo xtask mutants --list                  # the mutants of each group, nothing run
+//! cargo xtask mutants                         # every group (budget: about two hours on 2 cores)
+//! cargo xtask mutants --group privacy-noise   # one group
+//! cargo xtask mutants --group privacy-noise --iterate   # only what was not caught last time
+//! cargo xtask mutants --summary               # re-read the last results, run nothing
+//! ```
+//!
+//! The scope ([`GROUPS`]) is the code that calibrates noise, clips, samples noise, states
+//! claims and converts between privacy notions, in every crate; each group names its files,
+//! the functions left out of them with the reason, and the tests that judge its mutants (the
+//! mutated package's own tests, with the slow accountant tests filtered out where they do not
+//! exercise the group's files). Each mutant is built and tested by `cargo mutants` in a copy
+//! of the workspace, one at a time (`--jobs 1`: the tests already use both cores), with
+//! `--timeout`; nextest runs the tests when it is installed (it is on the project's
+//! machines), `cargo test` otherwise: the outcome of a mutant does not depend on which.
+//!
+//! A mutant that no test catches is either killed by a new test or check, or listed in
+//! [`EQUIVALENT_FILE`] with the reason it cannot change behaviour (one line per mutant:
+//! its name as `cargo mutants` prints it, a tab, the reason). The summary
+//! (`target/mutants/summary.md`) counts, per group: caught (a test failed), timeout (counted
+//! as caught: the mutant hangs), missed, unviable (does not compile: not a mutant), equivalent
+//! (missed and listed) and the score `(caught + timeout) / (total - unviable - equivalent)`.
+//! The command fails when a missed mutant is not listed, and names a listed one that was
+//! caught or no longer exists (the list is stale).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use serde_json::Value;
+
+use crate::workspace_root;
+
+/// The committed list of equivalent mutants, relative to the workspace root.
+pub const EQUIVALENT_FILE: &str = "xtask/mutants-equivalent.txt";
+
+/// One group of files mutated together and judged by the same tests.
+pub struct Group {
+    /// The name used by `--group` and in the summary.
+    pub name: &'static str,
+    /// The package whose tests judge the mutants.
+    pub package: &'static str,
+    /// The files mutated, relative to the workspace root.
+    pub files: &'static [&'static str],
+    /// Mutants left out: `(regex on the mutant's name, why)`.
+    pub left_out: &'static [(&'static str, &'static str)],
+    /// A nextest filter expression narrowing the package's tests (with `cargo test`, the
+    /// whole package runs), and why it is safe.
+    pub tests: Option<(&'static str, &'static str)>,
+    /// Seconds a mutant's tests may take before it counts as a timeout: about five times the
+    /// unmutated tests' wall time on 2 cores (a mutant that turns a rejection loop infinite
+    /// waits this long, so it is kept short).
+    pub timeout: u64,
+}
+
+/// Tests of the privacy crate that only exercise the accountants (PLD, RDP laws, the
+/// dp_accounting reference): tens of seconds per mutant, and none of them calls the
+/// mechanisms or samplers.
+const NOT_ACCOUNTANT_TESTS: &str =
+    "not (test(/pld|replace_one/) | binary(accountant_laws) | binary(pld_reference))";
+
+/// The groups, in the order they run.
+pub const GROUPS: &[Group] = &[
+    Group {
+        name: "privacy-noise",
+        package: "privacy",
+        files: &[
+            "crates/privacy/src/mechanisms/laplace.rs",
+            "crates/privacy/src/mechanisms/gaussian.rs",
+            "crates/privacy/src/mechanisms/additive.rs",
+            "crates/privacy/src/mechanisms/zcdp_by_sampler.rs",
+            "crates/privacy/src/mechanisms/exponential.rs",
+            "crates/privacy/src/mechanisms/sensitivity.rs",
+            "crates/privacy/src/mechanisms/subsampled.rs",
+            "crates/privacy/src/mechanisms/tree.rs",
+            "crates/privacy/src/mechanisms/matrix.rs",
+            "crates/privacy/src/sampler.rs",
+            "crates/privacy/src/exact_fixed.rs",
+        ],
+        left_out: &[
+            (
+                r"in (pack_upper|unpack_symmetric|packed_len|checked_packed_len)$|OuterProductGaussian::(packed_len|feature_dim)",
+                "the packed layout of a symmetric matrix: index arithmetic, not calibration; a wrong layout fails every matrix test that compares with the dense product",
+            ),
+            (
+                r"TreeAggregation::psd_shift",
+                "post-processing of the released prefix sums (a shift that keeps the matrix positive definite): cannot weaken privacy",
+            ),
+            (
+                r"NoisyAggregate::(vectors|into_vectors)",
+                "reads the released aggregate back out: post-processing",
+            ),
+            (
+                r"::name -> &'static str|::description -> |::label -> ",
+                "names and labels printed in reports",
+            ),
+        ],
+        tests: Some((
+            NOT_ACCOUNTANT_TESTS,
+            "the mutated files are the mechanisms and samplers; the filtered-out tests call the accountants only",
+        )),
+        timeout: 20,
+    },
+    Group {
+        name: "privacy-conversions",
+        package: "privacy",
+        files: &[
+            "crates/privacy/src/accountant/zcdp.rs",
+            "crates/privacy/src/accountant/calibrate.rs",
+            "crates/privacy/src/accountant/gdp.rs",
+            "crates/privacy/src/claim.rs",
+        ],
+        left_out: &[(
+            r"::name -> &'static str|::description -> |::label -> ",
+            "names and labels printed in reports",
+        )],
+        tests: None,
+        timeout: 150,
+    },
+    Group {
+        name: "jdp-qff",
+        package: "jdp-qff",
+        files: &[
+            "crates/jdp-qff/src/calibration.rs",
+            "crates/jdp-qff/src/privatizer.rs",
+            "crates/jdp-qff/src/local.rs",
+            "crates/jdp-qff/src/local_protocol.rs",
+            "crates/jdp-qff/src/implied.rs",
+        ],
+        left_out: &[],
+        tests: None,
+        timeout: 60,
+    },
+    Group {
+        name: "dp-fts-de",
+        package: "dp-fts-de",
+        files: &[
+            "crates/dp-fts-de/src/server.rs",
+            "crates/dp-fts-de/src/params.rs",
+        ],
+        left_out: &[],
+        tests: None,
+        timeout: 60,
+    },
+    Group {
+        name: "ldp-bo",
+        package: "ldp-bo",
+        files: &[
+            "crates/ldp-bo/src/convert_to_laplace.rs",
+            "crates/ldp-bo/src/curator.rs",
+            "crates/ldp-bo/src/truncation.rs",
+        ],
+        left_out: &[],
+        tests: None,
+        timeout: 30,
+    },
+    Group {
+        name: "usca",
+        package: "usca",
+        files: &[
+            "crates/usca/src/sensitivity.rs",
+            "crates/usca/src/certificate.rs",
+            "crates/usca/src/prediction.rs",
+            "crates/usca/src/rounding.rs",
+        ],
+        left_out: &[],
+        tests: None,
+        timeout: 60,
+    },
+];
+
+/// Options of `mutants`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run only these groups (default: all). `--list` prints the names.
+    #[arg(long)]
+    group: Vec<String>,
+    /// Print each group's mutants and counts; build and test nothing.
+    #[arg(long)]
+    list: bool,
+    /// Re-read the last results and print the summary; build and test nothing.
+    #[arg(long)]
+    summary: bool,
+    /// Test only the mutants not caught by the group's previous run (its caught ones are
+    /// counted as caught).
+    #[arg(long)]
+    iterate: bool,
+    /// Seconds a mutant's tests may take before it counts as a timeout (default: each
+    /// group's own, about five times its unmutated tests' wall time).
+    #[arg(long)]
+    timeout: Option<u64>,
+    /// Where the results go (one folder per group).
+    #[arg(long, default_value = "target/mutants")]
+    out: PathBuf,
+    /// Test only shard `k` of `n` of each group's mutants (`k/n`, `0 <= k < n`, round-robin):
+    /// the shards together are the whole run, for splitting it across machines or sessions.
+    /// Each shard writes its own folder (`--out`); their summaries add up.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let root = workspace_root();
+    let groups: Vec<&Group> = if args.group.is_empty() {
+        GROUPS.iter().collect()
+    } else {
+        args.group
+            .iter()
+            .map(|g| {
+                GROUPS.iter().find(|x| x.name == g).with_context(|| {
+                    let names: Vec<_> = GROUPS.iter().map(|x| x.name).collect();
+                    format!("no mutants group {g}; the groups: {}", names.join(", "))
+                })
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    let out = if args.out.is_absolute() {
+        args.out.clone()
+    } else {
+        root.join(&args.out)
+    };
+    if !args.summary {
+        ensure_cargo_mutants()?;
+        let nextest = has_nextest();
+        for g in &groups {
+            let mut cmd = Command::new("cargo");
+            cmd.current_dir(&root).arg("mutants");
+            // Dependencies stay compiled between runs; the copies of the workspace live where
+            // the tests' default data folder (`../shared/data` beside the workspace) resolves.
+            cmd.env("CARGO_TARGET_DIR", out.join("build"))
+                .env("TMPDIR", scratch_dir(&root, &out)?);
+            for f in g.files {
+                cmd.arg("--file").arg(f);
+            }
+            for (re, _) in g.left_out {
+                cmd.arg("--exclude-re").arg(re);
+            }
+            if args.list {
+                cmd.arg("--list");
+                let listed = cmd.output().context("running cargo mutants --list")?;
+                if !listed.status.success() {
+                    bail!(
+                        "cargo mutants --list failed for {}: {}",
+                        g.name,
+                        String::from_utf8_lossy(&listed.stderr)
+                    );
+                }
+                let text = String::from_utf8_lossy(&listed.stdout);
+                println!("## {} ({} mutants)", g.name, text.lines().count());
+                print!("{text}");
+                continue;
+            }
+            cmd.args(["--package", g.package, "--jobs", "1", "--no-shuffle"])
+                .arg("--timeout")
+                .arg(args.timeout.unwrap_or(g.timeout).to_string())
+                .arg("--build-timeout")
+                .arg("900")
+                .arg("--output")
+                .arg(out.join(g.name));
+            if args.iterate {
+                cmd.arg("--iterate");
+            }
+            if let Some(shard) = &args.shard {
+                cmd.args(["--shard", shard, "--sharding", "round-robin"]);
+            }
+            if nextest {
+                cmd.args(["--test-tool", "nextest"]);
+                if let Some((filter, _)) = g.tests {
+                    cmd.arg("--cargo-test-arg=-E")
+                        .arg(format!("--cargo-test-arg={filter}"));
+                }
+            }
+            println!("== mutants: {} (package {}) ==", g.name, g.package);
+            // cargo mutants exits non-zero when a mutant is missed: the summary below judges.
+            let status = cmd.status().context("running cargo mutants")?;
+            if !status.success() && !out.join(g.name).join("mutants.out/outcomes.json").exists() {
+                bail!(
+                    "cargo mutants failed for {} before testing any mutant",
+                    g.name
+                );
+            }
+        }
+        if args.list {
+            return Ok(());
+        }
+    }
+    summarise(&root, &out, &groups)
+}
+
+/// The folder the copies of the workspace go to. The tests find the data sets at
+/// `../shared/data` relative to the workspace (`crates/x/../../../shared/data`); a copy at
+/// `<scratch>/cargo-mutants-*/` looks for them at `<scratch>/shared/data`, so `<scratch>/shared`
+/// links to the real one.
+fn scratch_dir(root: &Path, out: &Path) -> anyhow::Result<PathBuf> {
+    let scratch = out.join("scratch");
+    std::fs::create_dir_all(&scratch)?;
+    let link = scratch.join("shared");
+    let shared = root.join("../shared");
+    if shared.exists() && std::fs::symlink_metadata(&link).is_err() {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(shared.canonicalize()?, &link)
+            .with_context(|| format!("linking {}", link.display()))?;
+    }
+    Ok(scratch)
+}
+
+fn ensure_cargo_mutants() -> anyhow::Result<()> {
+    let ok = Command::new("cargo")
+        .args(["mutants", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        bail!("cargo-mutants is not installed: cargo install cargo-mutants --locked");
+    }
+    Ok(())
+}
+
+fn has_nextest() -> bool {
+    Command::new("cargo")
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A mutant's outcome as `cargo mutants` records it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Caught,
+    Timeout,
+    Missed,
+    Unviable,
+}
+
+/// The equivalent mutants: name -> reason.
+fn equivalents(root: &Path) -> anyhow::Result<BTreeMap<String, String>> {
+    let path = root.join(EQUIVALENT_FILE);
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let mut map = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((name, reason)) = line.split_once('\t') else {
+            bail!(
+                "{}:{}: no tab between the mutant and the reason",
+                EQUIVALENT_FILE,
+                i + 1
+            );
+        };
+        if reason.trim().is_empty() {
+            bail!(
+                "{}:{}: an equivalent mutant needs its reason",
+                EQUIVALENT_FILE,
+                i + 1
+            );
+        }
+        map.insert(name.trim().to_string(), reason.trim().to_string());
+    }
+    Ok(map)
+}
+
+/// The outcomes of one group's last run, with the mutants caught by its earlier runs when the
+/// last one was `--iterate`.
+fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
+    let path = dir.join("mutants.out/outcomes.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let json: Value = serde_json::from_str(&text)?;
+    // mutants.json lists every mutant of the run, written before the first is tested.
+    let generated = std::fs::read_to_string(dir.join("mutants.out/mutants.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|m| m.as_array().map(Vec::len))
+        .unwrap_or(0);
+    let mut v = Vec::new();
+    for o in json["outcomes"]
+        .as_array()
+        .context("outcomes.json without outcomes")?
+    {
+        let Some(name) = o["scenario"]["Mutant"]["name"].as_str() else {
+            continue; // the baseline
+        };
+        let kind = match o["summary"].as_str() {
+            Some("CaughtMutant") => Kind::Caught,
+            Some("MissedMutant") => Kind::Missed,
+            Some("Timeout") => Kind::Timeout,
+            Some("Unviable") => Kind::Unviable,
+            other => bail!("{}: unknown outcome {other:?} for {name}", path.display()),
+        };
+        v.push((name.to_string(), kind));
+    }
+    let previous = dir.join("mutants.out/previously_caught.txt");
+    if let Ok(text) = std::fs::read_to_string(previous) {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            if !v.iter().any(|(n, _)| n == line) {
+                v.push((line.to_string(), Kind::Caught));
+            }
+        }
+    }
+    let generated = generated.max(v.len());
+    Ok((v, generated))
+}
+
+fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
+    let equivalent = equivalents(root)?;
+    let mut md = String::from(
+        "# Mutation testing of the privacy-critical code\n\n\
+         | group | tested | of | caught | timeout | missed | equivalent | unviable | score |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut unexplained = Vec::new();
+    let mut stale = Vec::new();
+    let mut seen = Vec::new();
+    for g in groups {
+        let dir = out.join(g.name);
+        let (list, generated) = match outcomes(&dir) {
+            Ok(l) => l,
+            Err(e) => {
+                md.push_str(&format!("| {} | not run ({e}) | | | | | | | |\n", g.name));
+                continue;
+            }
+        };
+        let mut n = BTreeMap::new();
+        let mut equiv = 0;
+        for (name, kind) in &list {
+            seen.push(name.clone());
+            let listed = equivalent.contains_key(name);
+            match kind {
+                Kind::Missed if listed => equiv += 1,
+                Kind::Missed => unexplained.push(name.clone()),
+                Kind::Caught | Kind::Timeout if listed => stale.push(format!("{name} (caught)")),
+                _ => {}
+            }
+            *n.entry(*kind).or_insert(0usize) += 1;
+        }
+        let get = |k| n.get(&k).copied().unwrap_or(0);
+        let missed = get(Kind::Missed) - equiv;
+        let killed = get(Kind::Caught) + get(Kind::Timeout);
+        let judged = list.len() - get(Kind::Unviable) - equiv;
+        let score = if judged == 0 {
+            f64::NAN
+        } else {
+            killed as f64 / judged as f64
+        };
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
+            g.name,
+            list.len(),
+            generated,
+            get(Kind::Caught),
+            get(Kind::Timeout),
+            missed,
+            equiv,
+            get(Kind::Unviable),
+            score
+        ));
+    }
+    for name in equivalent.keys() {
+        let in_group = groups
+            .iter()
+            .any(|g| g.files.iter().any(|f| name.starts_with(f)));
+        if in_group && !seen.contains(name) {
+            stale.push(format!("{name} (no longer generated)"));
+        }
+    }
+    md.push_str(
+        "\nScore: (caught + timeout) / (tested - unviable - equivalent); `tested` below `of` \
+         means the run was stopped (or is still going) before every generated mutant was tested.\n",
+    );
+    if !unexplained.is_empty() {
+        md.push_str("\n## Missed, neither killed nor listed as equivalent\n\n");
+        for m in &unexplained {
+            md.push_str(&format!("- `{m}`\n"));
+        }
+    }
+    if !stale.is_empty() {
+        md.push_str(&format!("\n## Stale entries of {EQUIVALENT_FILE}\n\n"));
+        for m in &stale {
+            md.push_str(&format!("- `{m}`\n"));
+        }
+    }
+    std::fs::create_dir_all(out)?;
+    std::fs::write(out.join("summary.md"), &md)?;
+    print!("{md}");
+    println!("written: {}", out.join("summary.md").display());
+    if !unexplained.is_empty() || !stale.is_empty() {
+        bail!(
+            "{} missed mutants are neither killed nor listed as equivalent, {} entries of {EQUIVALENT_FILE} are stale",
+            unexplained.len(),
+            stale.len()
+        );
+    }
+    Ok(())
+}
