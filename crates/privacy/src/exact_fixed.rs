@@ -584,6 +584,18 @@ mod tests {
         // low half 1) is accepted: 2.
         let mut script = Script(vec![0, 0xAAAA_AAAB]);
         assert_eq!(uniform_below(3, &mut Bits::new(&mut script)), 2);
+        // The 64-bit branch, n = 2^33 + 1: 2^64 mod n = 6442450945 = t. The word r = 0 (low
+        // half 0) is rejected; r = 0xffff_ffff_8000_0001 has low half exactly t, accepted:
+        // its high half 2^33.
+        let n = (1u64 << 33) + 1;
+        let mut script = Script(vec![0, 0, 0xffff_ffff, 0x8000_0001]);
+        assert_eq!(uniform_below(n, &mut Bits::new(&mut script)), 1u64 << 33);
+        // r = 0xffff_fff5_8000_0006: low half t + 5, high half 2^33 - 20.
+        let mut script = Script(vec![0xffff_fff5, 0x8000_0006]);
+        assert_eq!(
+            uniform_below(n, &mut Bits::new(&mut script)),
+            (1u64 << 33) - 20
+        );
     }
 
     #[test]
