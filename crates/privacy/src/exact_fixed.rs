@@ -591,11 +591,39 @@ mod tests {
         let mut script = Script(vec![0, 0, 0xffff_ffff, 0x8000_0001]);
         assert_eq!(uniform_below(n, &mut Bits::new(&mut script)), 1u64 << 33);
         // r = 0xffff_fff5_8000_0006: low half t + 5, high half 2^33 - 20.
+        // r = 0x9a5f_4400_b2d0_5e00: low half 3e9, below t (rejected) though above
+        // (2^64 - n) / n = 2^31 - 1; the next word (low half t) is accepted.
+        let mut script = Script(vec![0x9a5f_4400, 0xb2d0_5e00, 0xffff_ffff, 0x8000_0001]);
+        assert_eq!(uniform_below(n, &mut Bits::new(&mut script)), 1u64 << 33);
         let mut script = Script(vec![0xffff_fff5, 0x8000_0006]);
         assert_eq!(
             uniform_below(n, &mut Bits::new(&mut script)),
             (1u64 << 33) - 20
         );
+    }
+
+    /// The four 32-bit words of a 128-bit draw `(hi << 64) | lo` of `uniform_below_wide`.
+    fn words128(hi: u64, lo: u64) -> Vec<u32> {
+        vec![(hi >> 32) as u32, hi as u32, (lo >> 32) as u32, lo as u32]
+    }
+
+    #[test]
+    fn the_wide_uniform_masks_to_the_bit_length_of_n_and_rejects_at_or_above_n() {
+        // n = 2^64 + 5 (65 bits): the draw is masked to 65 bits, so a high word of 3 reads as
+        // 1; 2^64 + 3 < n is accepted; 2^64 + 7 >= n is rejected and the next draw (9) taken.
+        let n = (1u128 << 64) + 5;
+        let mut script = Script(words128(3, 2));
+        assert_eq!(
+            uniform_below_wide(n, &mut Bits::new(&mut script)),
+            (1 << 64) + 2
+        );
+        let mut script = Script([words128(1, 7), words128(0, 9)].concat());
+        assert_eq!(uniform_below_wide(n, &mut Bits::new(&mut script)), 9);
+        // n = 2^65 - 1: n - 1 has 65 bits and so does the mask (not 66, which n + 1 would
+        // give): a high word of 6 reads as 0 and the draw is accepted at once.
+        let n = (1u128 << 65) - 1;
+        let mut script = Script(words128(6, 11));
+        assert_eq!(uniform_below_wide(n, &mut Bits::new(&mut script)), 11);
     }
 
     #[test]
