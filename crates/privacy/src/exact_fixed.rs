@@ -712,4 +712,29 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn algorithm_b_accepts_with_probability_exp_of_minus_x_2k_plus_x_over_2k_plus_2() {
+        // Karney's Algorithm B for x = p / num and k: P(true) = exp(-x (2k + x) / (2k + 2)).
+        // Hoeffding: |count / n - P| > sqrt(ln(2 / 1e-7) / (2 n)) = 0.0092 at n = 100 000 has
+        // probability below 1e-7 per case. A Bernoulli(r) step that passed on c = 0 without
+        // its Bernoulli(x) (r = (2k + 1)/(2k + 2)) would give exp(-x (2k + 1) / (2k + 2)):
+        // 0.1037 lower at (k, x) = (0, 1/2), 0.026 at (2, 1/4), 0.036 at (1, 3/4).
+        let g = DiscreteGaussian::new(4, 1).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let n = 100_000;
+        let tol = ((2.0f64 / 1e-7).ln() / (2.0 * n as f64)).sqrt();
+        for &(k, p) in &[(0u128, 2u64), (2, 1), (1, 3), (5, 1)] {
+            let x = p as f64 / 4.0;
+            let kf = k as f64;
+            let want = (-x * (2.0 * kf + x) / (2.0 * kf + 2.0)).exp();
+            let mut bits = Bits::new(&mut rng);
+            let c = (0..n).filter(|_| g.algorithm_b(k, p, &mut bits)).count() as f64;
+            assert!(
+                (c / n as f64 - want).abs() <= tol,
+                "k = {k}, x = {x}: {} vs {want}",
+                c / n as f64
+            );
+        }
+    }
 }
