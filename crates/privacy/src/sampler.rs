@@ -645,4 +645,23 @@ mod tests {
             assert_eq!(super::power_of_two(k), 2f64.powi(k), "{k}");
         }
     }
+
+    #[test]
+    fn the_grid_for_a_sensitivity_is_the_largest_power_of_two_within_the_slack() {
+        use super::{Grid, Norm};
+        // GRID_SLACK = 2^-20: width <= 2^-20 Delta / n (L1) or / sqrt(n) (L2), a power of two.
+        let e = |delta: f64, n: usize, norm: Norm| Grid::for_sensitivity(delta, n, norm).unwrap();
+        assert_eq!(e(1.0, 1, Norm::L1).exponent(), -20); // exactly at a power of two
+        assert_eq!(e(1.0, 4, Norm::L1).exponent(), -22);
+        assert_eq!(e(1.0, 4, Norm::L2).exponent(), -21);
+        assert_eq!(e(1.0, 16, Norm::L2).exponent(), -22);
+        assert_eq!(e(3.0, 1, Norm::L1).exponent(), -19); // 3 * 2^-20 lies in [2^-19, 2^-18)
+        assert_eq!(e(3.0, 5, Norm::L1).exponent(), -21); // 0.6 * 2^-20 lies in [2^-21, 2^-20)
+        assert_eq!(e(0.75, 9, Norm::L2).exponent(), -22); // 0.25 * 2^-20 = 2^-22 exactly
+        #[allow(clippy::float_cmp)] // exact powers of two
+        {
+            assert_eq!(e(1.0, 4, Norm::L1).width(), 2f64.powi(-22));
+        }
+        assert_eq!(Grid::new(-7).unwrap().exponent(), -7);
+    }
 }
