@@ -714,6 +714,27 @@ mod tests {
         assert!(Hardened::discrete_gaussian(1e-300, coarse, &mut rng).is_err());
     }
 
+    #[test]
+    fn bernoulli_draws_at_its_probability_and_refuses_one_outside_the_unit_interval() {
+        use super::{Hardened, NoiseSampler, Textbook};
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(13);
+        // Hoeffding: |count / n - p| > sqrt(ln(2 / 1e-7) / (2 n)) = 0.0205 at n = 20 000 has
+        // probability below 1e-7 per sampler.
+        let n = 20_000;
+        let tol = ((2.0f64 / 1e-7).ln() / (2.0 * f64::from(n))).sqrt();
+        let freq = |f: &mut dyn FnMut() -> bool| {
+            f64::from((0..n).filter(|_| f()).count() as u32) / f64::from(n)
+        };
+        let t = freq(&mut || Textbook.bernoulli(0.3, &mut rng).unwrap());
+        assert!((t - 0.3).abs() <= tol, "textbook {t}");
+        let h = freq(&mut || Hardened.bernoulli(0.3, &mut rng).unwrap());
+        assert!((h - 0.3).abs() <= tol, "hardened {h}");
+        assert!(Hardened.bernoulli(1.0, &mut rng).unwrap());
+        assert!(Textbook.bernoulli(1.5, &mut rng).is_err());
+        assert!(Hardened.bernoulli(-0.1, &mut rng).is_err());
+    }
+
     /// A sampler with only the required methods: the trait's batch defaults are successive
     /// single calls.
     struct SingleCalls;
