@@ -735,6 +735,68 @@ mod tests {
         assert!(Hardened.bernoulli(-0.1, &mut rng).is_err());
     }
 
+    #[test]
+    fn samplers_say_whether_they_work_on_a_grid() {
+        use super::{Hardened, NoiseSampler, Sampler, Textbook};
+        assert!(!Textbook.is_hardened());
+        assert!(Hardened.is_hardened());
+        assert!(Sampler::Hardened.is_hardened() && !Sampler::Textbook.is_hardened());
+    }
+
+    #[test]
+    fn textbook_laplace_uniform_and_hardened_fast_gaussian_draw_their_laws() {
+        use super::{Grid, Hardened, NoiseSampler, Textbook};
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(17);
+        let grid = Grid::new(-1).unwrap();
+        // x + Laplace(1.5): E|y - x| = 1.5 within the Gamma window (module constant N).
+        let m1 = (0..N)
+            .map(|_| (Textbook.perturb_laplace(2.0, 1.5, grid, &mut rng).unwrap() - 2.0).abs())
+            .sum::<f64>()
+            / N as f64;
+        assert!((0.97..=1.03).contains(&(m1 / 1.5)), "E|z| {m1}");
+        // Uniform on [0, 1): every draw inside, the mean within Hoeffding's 0.0145 of 1/2
+        // (probability below 1e-7 at n = 40 000).
+        let u: Vec<f64> = (0..N).map(|_| Textbook.uniform(&mut rng)).collect();
+        assert!(u.iter().all(|x| (0.0..1.0).contains(x)));
+        let mean = u.iter().sum::<f64>() / N as f64;
+        assert!((mean - 0.5).abs() <= 0.0145, "mean {mean}");
+        // The fast path of the hardened discrete Gaussian: sigma 2.5 on the grid 1/2 is 5
+        // units, E z^2 = 25 within the chi-square window.
+        let m2 = (0..N)
+            .map(|_| {
+                let z = Hardened::discrete_gaussian(2.5, grid, &mut rng).unwrap();
+                num_traits::ToPrimitive::to_f64(&z).unwrap().powi(2)
+            })
+            .sum::<f64>()
+            / N as f64;
+        assert!((0.96..=1.04).contains(&(m2 / 25.0)), "E z^2 {m2}");
+    }
+
+    #[test]
+    fn values_beyond_machine_integer_indices_are_perturbed_not_scaled() {
+        use super::{Grid, Hardened, NoiseSampler};
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(19);
+        // x = 2^70 on the grid 2^-20: index 2^90, beyond i64, so the big-integer path adds the
+        // noise (sigma = 4, a few units of 2^-20 against the double's spacing 2^18 at x): the
+        // result is x to within one spacing.
+        let grid = Grid::new(-20).unwrap();
+        let x = 2f64.powi(70);
+        let close = |y: f64| (y - x).abs() <= 2f64.powi(18);
+        let mut values = [x, -x];
+        Hardened
+            .perturb_gaussian_into(&mut values, 4.0, grid, &mut rng)
+            .unwrap();
+        assert!(close(values[0]) && close(-values[1]), "{values:?}");
+        assert!(close(
+            Hardened.perturb_gaussian(x, 4.0, grid, &mut rng).unwrap()
+        ));
+        assert!(close(
+            Hardened.perturb_laplace(x, 4.0, grid, &mut rng).unwrap()
+        ));
+    }
+
     /// A sampler with only the required methods: the trait's batch defaults are successive
     /// single calls.
     struct SingleCalls;
