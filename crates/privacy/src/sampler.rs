@@ -797,6 +797,46 @@ mod tests {
         ));
     }
 
+    #[test]
+    #[allow(clippy::float_cmp)] // the same draws, bit for bit
+    fn the_run_time_choice_dispatches_to_its_sampler() {
+        use super::{Grid, Hardened, NoiseSampler, Sampler, Textbook};
+        use rand::SeedableRng;
+        let grid = Grid::new(-20).unwrap();
+        let rng = || rand_chacha::ChaCha20Rng::seed_from_u64(23);
+        fn draws<S: NoiseSampler>(s: &S, grid: Grid, mut r: impl rand::Rng) -> Vec<f64> {
+            let mut v = vec![
+                s.perturb_laplace(0.25, 1.5, grid, &mut r).unwrap(),
+                s.perturb_gaussian(0.25, 1.5, grid, &mut r).unwrap(),
+                s.uniform(&mut r),
+                f64::from(u8::from(s.bernoulli(0.5, &mut r).unwrap())),
+            ];
+            let mut out = [0.0; 3];
+            s.gaussian_noise_into(1.5, grid, &mut out, &mut r).unwrap();
+            let mut values = [1.0, 2.0, 3.0];
+            s.perturb_gaussian_into(&mut values, 1.5, grid, &mut r)
+                .unwrap();
+            v.extend(out);
+            v.extend(values);
+            v.push(s.perturb_laplace(0.25, 1.5, grid, &mut r).unwrap());
+            v
+        }
+        assert_eq!(
+            draws(&Sampler::Textbook, grid, rng()),
+            draws(&Textbook, grid, rng())
+        );
+        assert_eq!(
+            draws(&Sampler::Hardened, grid, rng()),
+            draws(&Hardened, grid, rng())
+        );
+        assert_ne!(
+            draws(&Sampler::Textbook, grid, rng()),
+            draws(&Hardened, grid, rng())
+        );
+        assert_eq!(Sampler::Textbook.name(), "textbook");
+        assert_eq!(Sampler::Hardened.name(), "hardened");
+    }
+
     /// A sampler with only the required methods: the trait's batch defaults are successive
     /// single calls.
     struct SingleCalls;
