@@ -9,6 +9,7 @@ mod audit_outcome;
 mod binomial_rate;
 mod exact_epsilon;
 mod ignores_data;
+mod inclusion;
 mod llr;
 mod noise_scale;
 mod reach;
@@ -21,6 +22,7 @@ pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
 pub use binomial_rate::{RateJudgement, RateSides, RateVerdict};
 pub use exact_epsilon::{ExactEpsilon, against_exact, subsampled_gaussian_exact_epsilon};
 pub use ignores_data::IgnoresData;
+pub use inclusion::count_inclusions;
 pub use llr::{gaussian_llr, laplace_llr};
 pub use noise_scale::{
     NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, noise_control_outcome, noise_outcome,
