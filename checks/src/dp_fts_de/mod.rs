@@ -16,6 +16,7 @@ mod audits;
 mod controls;
 mod fixtures;
 mod round_noise;
+mod subsampling_rate;
 mod utility;
 
 use verification::Check;
@@ -58,6 +59,14 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "dp-fts-de/control/round-noise-one-step-fewer",
             round_noise::control_one_step_fewer,
+        ),
+        Check::new(
+            "dp-fts-de/recompute/subsampling-rate",
+            subsampling_rate::subsampling_rate,
+        ),
+        Check::new(
+            "dp-fts-de/control/subsampling-rate-too-high",
+            subsampling_rate::control_too_high,
         ),
         Check::new("dp-fts-de/utility/de-beats-ts", utility::de_beats_ts),
         Check::new(

@@ -36,10 +36,10 @@ use rand_chacha::ChaCha20Rng;
 use verification::{CheckError, CheckResult, Context};
 
 /// `N` agents, `P` sub-regions, `M` features.
-const SHAPE: (usize, usize, usize) = (50, 5, 50);
+pub(super) const SHAPE: (usize, usize, usize) = (50, 5, 50);
 
 /// `(q, z, S)`: the paper's `q` and `z = 1` range (Sec. 5.1), `S = 11`.
-const SETTINGS: (f64, f64, f64) = (0.25, 1.0, 11.0);
+pub(super) const SETTINGS: (f64, f64, f64) = (0.25, 1.0, 11.0);
 
 /// Releases whose loss is reported.
 const ROUNDS: usize = 4;
@@ -73,7 +73,7 @@ fn rdp(q: f64, z: f64, a: u32) -> f64 {
 }
 
 /// The paper's epsilon of `steps` rounds at `delta`.
-fn epsilon(q: f64, z: f64, steps: usize, delta: f64) -> f64 {
+pub(super) fn epsilon(q: f64, z: f64, steps: usize, delta: f64) -> f64 {
     (2..=33u32)
         .map(|a| steps as f64 * rdp(q, z, a) + (1.0 / delta).ln() / f64::from(a - 1))
         .fold(f64::INFINITY, f64::min)
@@ -93,7 +93,7 @@ fn z_required(q: f64, steps: usize, delta: f64, eps: f64) -> f64 {
     hi
 }
 
-fn weights() -> Result<SubRegionWeights, CheckError> {
+pub(super) fn weights() -> Result<SubRegionWeights, CheckError> {
     let (n, p, _) = SHAPE;
     Ok(SubRegionWeights::new(
         SubRegionWeights::round_robin(n, p),
@@ -103,7 +103,7 @@ fn weights() -> Result<SubRegionWeights, CheckError> {
     )?)
 }
 
-fn zeros() -> Result<Vec<AgentVector>, CheckError> {
+pub(super) fn zeros() -> Result<Vec<AgentVector>, CheckError> {
     let (n, _, m) = SHAPE;
     (0..n)
         .map(|_| Ok(AgentVector::new(Array1::zeros(m))?))

@@ -15,6 +15,7 @@ mod audits;
 mod common;
 mod controls;
 mod fixtures;
+mod local_noise;
 mod problem;
 mod scaling;
 mod spectrum;
@@ -56,6 +57,11 @@ pub fn checks() -> Vec<Check> {
             controls::packed_sensitivity_understated,
         ),
         Check::new("jdp-qff/recompute/tree-noise", tree_noise::tree_noise),
+        Check::new("jdp-qff/recompute/local-noise", local_noise::local_noise),
+        Check::new(
+            "jdp-qff/control/local-noise-looser-budget",
+            local_noise::control_looser_budget,
+        ),
         Check::new(
             "jdp-qff/control/tree-noise-one-level-fewer",
             tree_noise::control_one_level_fewer,

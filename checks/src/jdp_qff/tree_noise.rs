@@ -53,19 +53,19 @@ const TARGET: (f64, f64) = (1.0, 0.1);
 const LOOSER: f64 = 1.05;
 
 /// The user whose item fills the stream, and the one that replaces item `s` for the count.
-fn users() -> ((Array1<f64>, f64), (Array1<f64>, f64)) {
+pub(super) fn users() -> ((Array1<f64>, f64), (Array1<f64>, f64)) {
     ((arr1(&[0.3, -0.2]), 0.5), (arr1(&[-0.5, 0.8]), -1.0))
 }
 
 /// NQFF of the SE kernel in `d = 2` with `mbar = 4`: `m = 32` features, so a node carries
 /// `32 * 33 / 2 + 32 = 560` noise entries.
-fn features() -> Result<Arc<QuadratureFourierFeatures>, CheckError> {
+pub(super) fn features() -> Result<Arc<QuadratureFourierFeatures>, CheckError> {
     Ok(Arc::new(jdp_qff::features::nqff(2, 1.0, 4)?))
 }
 
 /// The exact item of one user in the order of [`flatten_view`]: the upper triangle of
 /// `Phi Phi^T` (row by row), then `clip(y) Phi`; `Phi` scaled to norm at most 1.
-fn exact_item(
+pub(super) fn exact_item(
     f: &QuadratureFourierFeatures,
     user: &(Array1<f64>, f64),
 ) -> Result<Vec<f64>, CheckError> {
@@ -160,7 +160,7 @@ fn required(k: usize, rho: f64) -> f64 {
     sensitivity() * (k as f64 / (2.0 * rho)).sqrt()
 }
 
-fn crate_conversion(c: Conversion) -> ZcdpConversion {
+pub(super) fn crate_conversion(c: Conversion) -> ZcdpConversion {
     match c {
         Conversion::Classic => ZcdpConversion::Classic,
         Conversion::Cks => ZcdpConversion::Cks,

@@ -10,6 +10,7 @@ mod mechanism_noise;
 mod mechanisms;
 mod pld_reference;
 mod samplers;
+mod subsampling_rate;
 
 use verification::Check;
 
@@ -79,6 +80,14 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "privacy/control/mechanism-noise-broken",
             mechanism_noise::control_broken,
+        ),
+        Check::new(
+            "privacy/recompute/subsampling-rate",
+            subsampling_rate::subsampling_rate,
+        ),
+        Check::new(
+            "privacy/control/subsampling-rate-too-high",
+            subsampling_rate::control_too_high,
         ),
         Check::new(
             "privacy/sampler/discrete-laplace",

@@ -6,22 +6,28 @@
 //! checks do.
 
 mod audit_outcome;
+mod binomial_rate;
 mod exact_epsilon;
 mod ignores_data;
+mod inclusion;
 mod llr;
 mod noise_scale;
+mod reach;
 mod scaling_outcome;
 mod tree_nodes;
 mod uniform_play;
 mod zcdp_target;
 
 pub use audit_outcome::{Expect, audit_outcome, fmt_opt, tradeoff_plot};
+pub use binomial_rate::{RateJudgement, RateSides, RateVerdict};
 pub use exact_epsilon::{ExactEpsilon, against_exact, subsampled_gaussian_exact_epsilon};
 pub use ignores_data::IgnoresData;
+pub use inclusion::count_inclusions;
 pub use llr::{gaussian_llr, laplace_llr};
 pub use noise_scale::{
     NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, noise_control_outcome, noise_outcome,
 };
+pub use reach::{ReachJudgement, reach_control_outcome, reach_outcome};
 pub use scaling_outcome::{
     POWER_REPLICATES, against_expected, control_outcome, scaling_config, scaling_outcome,
 };

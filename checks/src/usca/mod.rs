@@ -15,6 +15,7 @@
 mod audits;
 mod estimator;
 mod fixtures;
+mod prediction_sensitivity;
 mod scaling;
 
 use verification::Check;
@@ -54,6 +55,14 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "usca/control/sensitivity-too-small",
             audits::sensitivity_too_small,
+        ),
+        Check::new(
+            "usca/recompute/prediction-sensitivity",
+            prediction_sensitivity::prediction_sensitivity,
+        ),
+        Check::new(
+            "usca/control/prediction-sensitivity-halved",
+            prediction_sensitivity::control_halved,
         ),
         Check::new(
             "usca/estimator/approaches-posterior-mean",
