@@ -196,3 +196,28 @@ impl Mechanism for ExponentialMechanism {
         self.select(input, rng)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ExponentialMechanism;
+    use crate::Sampler;
+
+    #[test]
+    fn the_probabilities_scale_utilities_by_eps_over_twice_the_sensitivity() {
+        // eps = 1, Delta_u = 2: p_1 / p_0 = exp(1 * (1 - 0) / (2 * 2)) = e^(1/4).
+        let m = ExponentialMechanism::new(1.0, 2.0).unwrap();
+        let p = m.probabilities(&[0.0, 1.0]).unwrap();
+        approx::assert_relative_eq!(p[1] / p[0], 0.25f64.exp(), max_relative = 1e-12);
+        approx::assert_relative_eq!(p[0] + p[1], 1.0, max_relative = 1e-12);
+    }
+
+    #[test]
+    fn the_sampler_is_the_one_chosen() {
+        let m = ExponentialMechanism::new(1.0, 1.0).unwrap();
+        assert_eq!(m.sampler(), Sampler::Hardened);
+        assert_eq!(
+            m.with_sampler(Sampler::Textbook).sampler(),
+            Sampler::Textbook
+        );
+    }
+}
