@@ -212,6 +212,21 @@ mod tests {
     }
 
     #[test]
+    fn a_uniform_beyond_the_rounded_total_selects_the_last_candidate_with_positive_mass() {
+        // Nine equal utilities and one 5e5 below (probability 0 in floating point): the nine
+        // probabilities sum to 1 - 3 * 2^-53 < 1, so u = 1 - 2^-53 passes every partial sum and
+        // the selection is the ninth candidate (index 8), never the one of probability 0.
+        let m = ExponentialMechanism::new(1.0, 1.0).unwrap();
+        let mut u = vec![0.0; 9];
+        u.push(-1e6);
+        let p = m.probabilities(&u).unwrap();
+        assert!(p[9] <= 0.0);
+        let u_max = 1.0 - f64::EPSILON / 2.0;
+        assert!(p.iter().sum::<f64>() < u_max);
+        assert_eq!(m.select_with_uniform(&u, u_max).unwrap(), 8);
+    }
+
+    #[test]
     fn the_sampler_is_the_one_chosen() {
         let m = ExponentialMechanism::new(1.0, 1.0).unwrap();
         assert_eq!(m.sampler(), Sampler::Hardened);
