@@ -16,6 +16,7 @@ mod audits;
 mod estimator;
 mod fixtures;
 mod scaling;
+mod worst_pair;
 
 use verification::Check;
 
