@@ -40,7 +40,7 @@ use crate::shared::{
 };
 use verification::CheckKind;
 use verification::audit::{AuditConfig, AuditResult, DiscreteCounts, Known, audit};
-use verification::{CheckError, CheckResult, Context};
+use verification::{CheckError, CheckResult, Context, Verdict};
 
 /// `eps` of the audited prediction.
 const EPS: f64 = 1.0;
@@ -322,9 +322,13 @@ fn audited(
 /// loss above that bound is a FAIL.
 fn audit_of(ctx: &Context, p: &Pair, regulariser: Regulariser, z_size: usize) -> CheckResult {
     let started = std::time::Instant::now();
-    let search = p.design().search(Some(&p.constructed))?;
+    let grid = ctx
+        .mode
+        .pick(worst_pair::CONTEXT_GRID.0, worst_pair::CONTEXT_GRID.1);
+    let search = p.design().search(Some(&p.constructed), grid)?;
     let search_seconds = started.elapsed().as_secs_f64();
     let m = p.stage.mechanism().clone();
+    let delta = p.stage.bound().sensitivity();
     let constructed_loss = pair_loss(&m, &p.u, &p.u_prime)?;
     let min = ctx.mode.pick(MIN_EXACT_TIGHTNESS.0, MIN_EXACT_TIGHTNESS.1);
     let plan = plan_samples(ctx, &search, min)?;
@@ -344,7 +348,6 @@ fn audit_of(ctx: &Context, p: &Pair, regulariser: Regulariser, z_size: usize) ->
         &cfg,
     )?;
     let real = realised(u, u_prime);
-    let delta = p.stage.bound().sensitivity();
     let (up, down, zero) = signs(u, u_prime);
     let pair = &audited.pair;
     let o = audit_outcome(
@@ -371,6 +374,24 @@ fn audit_of(ctx: &Context, p: &Pair, regulariser: Regulariser, z_size: usize) ->
         ),
     };
     let mut o = against_exact(o, &r, &exact, min);
+    // A pair of the search whose utilities move by more than Delta shows, deterministically,
+    // that Delta is not a bound (the bracket above is computed with the claimed Delta, so it
+    // cannot see a Delta that is too small in the claim as well as in the mechanism).
+    let moved = search
+        .pairs
+        .iter()
+        .map(|s| realised(&s.u, &s.u_prime))
+        .fold(0.0, f64::max);
+    o.claim.push_str(&format!(
+        "; and no pair of the search moves a utility by more than Delta = {delta:.4}"
+    ));
+    if moved > delta {
+        o.verdict = Verdict::Fail;
+        o.measured.push_str(&format!(
+            "; a pair of the search moves a utility by {moved:.4} > Delta = {delta:.4}: Delta is \
+             not a bound"
+        ));
+    }
     o.measured.push_str(&format!(
         "; audited pair (of the {} kept by the search, the one the budget certifies best): the \
          differing user plays action {} with (context {:.4}, reward {:.3}) against (context \
@@ -446,6 +467,7 @@ fn plan_samples(
         ],
         &[
             2_000_000, 3_000_000, 4_000_000, 6_000_000, 8_000_000, 12_000_000, 16_000_000,
+            20_000_000, 24_000_000,
         ],
     );
     let target = (min + 0.02) * search.upper;

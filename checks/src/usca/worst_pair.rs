@@ -37,8 +37,9 @@ use usca::{ContextualProblem, JointKernel, LearningData, PredictionStage, Surrog
 
 use verification::CheckError;
 
-/// Grid points per context dimension of the search (cells of half-width `1 / (2 (n - 1))`).
-const CONTEXT_GRID: usize = 401;
+/// Grid points per context dimension of the search (cells of half-width `1 / (2 (n - 1))`):
+/// `(quick, full)`; the finer grid of the full run halves the cell slack twice.
+pub(super) const CONTEXT_GRID: (usize, usize) = (401, 1601);
 /// Grid points of the reward on `[-B, B]`.
 const REWARD_GRID: usize = 25;
 
@@ -272,10 +273,14 @@ impl Design<'_> {
     }
 
     /// Search the design's pairs (every action of the differing user, contexts on a grid of
-    /// [`CONTEXT_GRID`] points per dimension, rewards on [`REWARD_GRID`] points of `[-B, B]`),
+    /// `context_grid` points per dimension ([`CONTEXT_GRID`]), rewards on [`REWARD_GRID`] points of `[-B, B]`),
     /// bound the largest loss from above over all of them, and also over every pair of data
     /// sets. `extra` (a pair built otherwise) is kept if its loss is larger than the best found.
-    pub(super) fn search(&self, extra: Option<&Candidate>) -> Result<Search, CheckError> {
+    pub(super) fn search(
+        &self,
+        extra: Option<&Candidate>,
+        context_grid: usize,
+    ) -> Result<Search, CheckError> {
         let delta = self.stage.bound().sensitivity();
         let b = self.data.bound();
         let c_star = self.stage.context().to_owned();
@@ -302,7 +307,7 @@ impl Design<'_> {
         let all_data_bound = cm * 2.0 * b * s_rule * dmax;
 
         // The search.
-        let (grid, half) = self.context_grid(CONTEXT_GRID);
+        let (grid, half) = self.context_grid(context_grid.max(2));
         let sigma_q = (0..nq)
             .map(|j| gram[[j, j]].max(0.0).sqrt())
             .fold(0.0, f64::max);
@@ -425,7 +430,7 @@ impl Design<'_> {
             upper,
             context_slack,
             all_data_bound,
-            grid: (CONTEXT_GRID, REWARD_GRID),
+            grid: (context_grid.max(2), REWARD_GRID),
             scale: cm,
         })
     }
