@@ -17,6 +17,7 @@ mod estimator;
 mod fixtures;
 mod prediction_sensitivity;
 mod scaling;
+mod worst_pair;
 
 use verification::Check;
 

@@ -191,8 +191,12 @@ impl Ord for Queued {
     }
 }
 
-/// The slack `s(h)` of a cell with half-widths `half` (module docs).
-fn slack(
+/// The slack `s(h)` of a cell with half-widths `half` (module docs): for every action `x` and
+/// contexts `c`, `g` with `abs(c_i - g_i) <= half_i`, an upper bound on the distance
+/// `|phi([x; c]) - phi([x; g])|` in the `Z~^{-1}` inner product, hence on the change of `sigma`
+/// and, by Cauchy-Schwarz, of `<phi(w), phi([x; .])>` divided by `sigma(w)` (the prediction
+/// audits' bound on the largest loss over a cell of contexts uses it that way).
+pub fn slack(
     joint: &JointKernel,
     tau: f64,
     half: ndarray::ArrayView1<'_, f64>,
