@@ -390,6 +390,23 @@ impl Mechanism for GaussianMechanism {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ln_normal_cdf_matches_high_precision_values_in_both_branches() {
+        // ln Phi(x) by mpmath (40 digits): the erfc branch above -30, the asymptotic series
+        // (four terms, relative error about 1e-13 at -30) below.
+        for (x, want) in [
+            (-5.0, -15.064998393988725),
+            (-29.9999, -454.3182406353709),
+            (-30.0001, -454.3242472873044),
+            (-35.0, -616.9751012619225),
+            (-40.0, -804.6084420137538),
+            (-100.0, -5005.524208694205),
+            (-1000.0, -500007.8266948122),
+        ] {
+            approx::assert_relative_eq!(super::ln_normal_cdf(x), want, max_relative = 1e-11);
+        }
+    }
     use super::*;
     use approx::assert_relative_eq;
 
