@@ -392,6 +392,23 @@ impl Mechanism for GaussianMechanism {
 mod tests {
 
     #[test]
+    fn gaussian_rho_is_delta_squared_over_twice_sigma_squared() {
+        approx::assert_relative_eq!(super::gaussian_rho(2.0, 3.0).unwrap(), 9.0 / 8.0);
+        approx::assert_relative_eq!(super::gaussian_rho(0.5, 1.0).unwrap(), 2.0);
+    }
+
+    #[test]
+    fn analytic_sigma_searches_below_its_first_bracket_at_a_huge_epsilon() {
+        // eps = 1e6: sigma = 1e-3 already meets delta = 1e-5 (Phi(500 - 1000) is 0), so the
+        // bracket's lower end is halved until it does not; the answer is below 1e-3 and meets
+        // the target.
+        let s = super::analytic_sigma(1e6, 1e-5, 1.0).unwrap();
+        assert!(s < 1e-3 && s > 0.0, "{s}");
+        assert!(super::gaussian_delta(s, 1.0, 1e6) <= 1e-5);
+        assert!(super::gaussian_delta(s * 0.99, 1.0, 1e6) > 1e-5);
+    }
+
+    #[test]
     fn ln_normal_cdf_matches_high_precision_values_in_both_branches() {
         // ln Phi(x) by mpmath (40 digits): the erfc branch above -30, the asymptotic series
         // (four terms, relative error about 1e-13 at -30) below.
