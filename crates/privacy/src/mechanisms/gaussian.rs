@@ -392,6 +392,41 @@ impl Mechanism for GaussianMechanism {
 mod tests {
 
     #[test]
+    fn the_zcdp_mechanism_states_the_rho_of_its_sigma_at_its_effective_sensitivity() {
+        use crate::Sampler;
+        use crate::sampler::GRID_SLACK;
+        for sampler in [Sampler::Hardened, Sampler::Textbook] {
+            let m = super::GaussianMechanism::zcdp(0.5, 3.0)
+                .unwrap()
+                .with_sampler(sampler)
+                .unwrap();
+            let s = 3.0
+                * if sampler == Sampler::Hardened {
+                    1.0 + GRID_SLACK
+                } else {
+                    1.0
+                };
+            approx::assert_relative_eq!(m.effective_sensitivity(), s, max_relative = 1e-15);
+            // sigma = s / sqrt(2 rho) = s; rho = s^2 / (2 sigma^2) = 1/2.
+            approx::assert_relative_eq!(m.sigma(), s, max_relative = 1e-15);
+            approx::assert_relative_eq!(m.rho(), 0.5, max_relative = 1e-15);
+        }
+    }
+
+    #[test]
+    fn release_with_noise_adds_the_noise_given() {
+        let m = super::GaussianMechanism::zcdp(0.5, 1.0).unwrap();
+        let out = m
+            .release_with_noise(
+                ndarray::array![1.0, -2.0].view(),
+                ndarray::array![0.25, 0.5].view(),
+            )
+            .unwrap();
+        approx::assert_relative_eq!(out[0], 1.25);
+        approx::assert_relative_eq!(out[1], -1.5);
+    }
+
+    #[test]
     fn gaussian_rho_is_delta_squared_over_twice_sigma_squared() {
         approx::assert_relative_eq!(super::gaussian_rho(2.0, 3.0).unwrap(), 9.0 / 8.0);
         approx::assert_relative_eq!(super::gaussian_rho(0.5, 1.0).unwrap(), 2.0);
