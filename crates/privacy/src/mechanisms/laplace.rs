@@ -134,3 +134,19 @@ impl Mechanism for LaplaceMechanism {
         self.release_scalar(*input, rng)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LaplaceMechanism;
+    use crate::Sampler;
+
+    #[test]
+    fn the_sampler_is_the_one_chosen() {
+        let m = LaplaceMechanism::new(1.0, 1.0).unwrap();
+        assert_eq!(m.sampler(), Sampler::Hardened);
+        assert_eq!(
+            m.with_sampler(Sampler::Textbook).sampler(),
+            Sampler::Textbook
+        );
+    }
+}
