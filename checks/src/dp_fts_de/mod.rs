@@ -13,6 +13,7 @@
 
 mod accountant;
 mod audits;
+mod clip_reach;
 mod controls;
 mod fixtures;
 mod round_noise;
@@ -59,6 +60,11 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "dp-fts-de/control/round-noise-one-step-fewer",
             round_noise::control_one_step_fewer,
+        ),
+        Check::new("dp-fts-de/recompute/clip-reach", clip_reach::clip_reach),
+        Check::new(
+            "dp-fts-de/control/clip-reach-halved",
+            clip_reach::control_halved,
         ),
         Check::new(
             "dp-fts-de/recompute/subsampling-rate",

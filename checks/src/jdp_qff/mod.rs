@@ -12,6 +12,7 @@
 //! probability. The broken variants live here, never in the crate.
 
 mod audits;
+mod clip_reach;
 mod common;
 mod controls;
 mod fixtures;
@@ -57,6 +58,11 @@ pub fn checks() -> Vec<Check> {
             controls::packed_sensitivity_understated,
         ),
         Check::new("jdp-qff/recompute/tree-noise", tree_noise::tree_noise),
+        Check::new("jdp-qff/recompute/clip-reach", clip_reach::clip_reach),
+        Check::new(
+            "jdp-qff/control/clip-reach-halved",
+            clip_reach::control_halved,
+        ),
         Check::new("jdp-qff/recompute/local-noise", local_noise::local_noise),
         Check::new(
             "jdp-qff/control/local-noise-looser-budget",
