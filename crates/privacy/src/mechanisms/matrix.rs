@@ -487,6 +487,32 @@ mod tests {
     use ndarray::array;
 
     #[test]
+    fn spectral_bound_is_the_matrix_gaussian_series_tail() {
+        // sigma sqrt(2 m d ln(2 d count / alpha)) at sigma = 2, d = 3, m = 4, count = 10,
+        // alpha = 0.01 (Tropp 2015, Theorem 4.1.1 with a union bound over count matrices).
+        let want = 2.0 * (2.0f64 * 4.0 * 3.0 * (2.0f64 * 3.0 * 10.0 / 0.01).ln()).sqrt();
+        approx::assert_relative_eq!(
+            spectral_bound(2.0, 3, 4, 10, 0.01).unwrap(),
+            want,
+            max_relative = 1e-15
+        );
+        assert!(spectral_bound(2.0, 3, 4, 10, 1.5).is_err());
+    }
+
+    #[test]
+    fn the_sampler_and_the_bound_are_the_ones_chosen() {
+        let m = OuterProductGaussian::zcdp(3, 1.0, 1.0, Neighbouring::Replace, 0.5).unwrap();
+        assert_eq!(m.sampler(), Sampler::Hardened);
+        assert_eq!(m.bound(), SensitivityBound::Frobenius);
+        let m = m
+            .with_sampler(Sampler::Textbook)
+            .with_bound(SensitivityBound::PackedExact)
+            .unwrap();
+        assert_eq!(m.sampler(), Sampler::Textbook);
+        assert_eq!(m.bound(), SensitivityBound::PackedExact);
+    }
+
+    #[test]
     fn pack_roundtrip_and_outer_product() {
         let m = array![[1.0, 2.0], [2.0, 3.0]];
         let p = pack_upper(m.view()).unwrap();
