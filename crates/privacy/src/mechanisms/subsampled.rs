@@ -424,3 +424,74 @@ impl Mechanism for SubsampledGaussian {
         self.aggregate(input.vectors.view(), input.weights.view(), rng)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{SubsampledGaussian, WeightCalibration};
+    use crate::Sampler;
+    use crate::sampler::{GRID_SLACK, Grid, Norm};
+    use ndarray::array;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_parameters_and_the_noise_scale_are_the_ones_given() {
+        let m = SubsampledGaussian::new(0.25, 3.0, 1.5).unwrap();
+        assert_eq!(m.sampler(), Sampler::Hardened);
+        assert_eq!(m.calibration(), WeightCalibration::PhiMax);
+        approx::assert_relative_eq!(m.q(), 0.25);
+        approx::assert_relative_eq!(m.clip(), 3.0);
+        approx::assert_relative_eq!(m.noise_multiplier(), 1.5);
+        // sigma = z s S / q (1 + 2^-20) at s = 0.5: 1.5 * 0.5 * 3 / 0.25 (1 + 2^-20).
+        approx::assert_relative_eq!(m.sensitivity(0.5), 6.0, max_relative = 1e-15);
+        approx::assert_relative_eq!(m.sigma(0.5), 9.0 * (1.0 + GRID_SLACK), max_relative = 1e-15);
+        approx::assert_relative_eq!(m.clip_bound(4), 1.5, max_relative = 1e-15);
+        let m = m
+            .with_sampler(Sampler::Textbook)
+            .with_calibration(WeightCalibration::RowNorm);
+        assert_eq!(m.sampler(), Sampler::Textbook);
+        assert_eq!(m.calibration(), WeightCalibration::RowNorm);
+        approx::assert_relative_eq!(m.sigma(0.5), 9.0, max_relative = 1e-15);
+    }
+
+    #[test]
+    fn the_aggregate_is_the_weighted_sum_of_the_clipped_selected_vectors_plus_noise() {
+        // q = 1/2, S = 2, P = 1 (bound S / sqrt(P) = 2): row 0 (3, 4) is clipped to
+        // (1.2, 1.6), row 1 is not selected, row 2 (1, 0) is inside the bound.
+        let m = SubsampledGaussian::new(0.5, 2.0, 1.0).unwrap();
+        let vectors = array![[3.0, 4.0], [10.0, 10.0], [1.0, 0.0]];
+        let weights = array![[0.5], [0.25], [1.0]];
+        let noise = array![[0.125, -0.25]];
+        let out = m
+            .aggregate_with(
+                vectors.view(),
+                weights.view(),
+                &[true, false, true],
+                noise.view(),
+            )
+            .unwrap();
+        // (0.5 / 0.5) (1.2, 1.6) + (1 / 0.5) (1, 0) + noise = (3.325, 1.35).
+        approx::assert_relative_eq!(out[[0, 0]], 3.325, max_relative = 1e-15);
+        approx::assert_relative_eq!(out[[0, 1]], 1.35, max_relative = 1e-15);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // grid units are exact integers
+    fn the_release_lies_on_the_grid_of_all_its_coordinates() {
+        // P = 2 aggregates of M = 3 coordinates: the grid is the one for 6 coordinates in L2,
+        // width 2^k <= 2^-20 sensitivity / sqrt(6); not the coarser one of fewer coordinates
+        // (some release is an odd multiple of the width).
+        let m = SubsampledGaussian::new(1.0, 1.0, 1.0).unwrap();
+        let vectors = array![[0.1, 0.2, 0.3], [0.3, 0.2, 0.1]];
+        let weights = array![[1.0, 0.5], [0.5, 1.0]];
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(29);
+        let a = m
+            .aggregate_with_subsample(vectors.view(), weights.view(), &mut rng)
+            .unwrap();
+        let width = Grid::for_sensitivity(m.sensitivity(1.0), 6, Norm::L2)
+            .unwrap()
+            .width();
+        let units: Vec<f64> = a.vectors.iter().map(|x| x / width).collect();
+        assert!(units.iter().all(|u| u.fract() == 0.0), "{units:?}");
+        assert!(units.iter().any(|u| u.rem_euclid(2.0) == 1.0), "{units:?}");
+    }
+}
