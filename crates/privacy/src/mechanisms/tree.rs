@@ -454,6 +454,40 @@ mod tests {
     use ndarray::array;
 
     #[test]
+    fn a_calibrated_tree_states_the_rho_of_its_sigma_at_the_inflated_sensitivity() {
+        use crate::sampler::GRID_SLACK;
+        // T = 100: L = 7 levels; sensitivity 2, inflated by 1 + 2^-20 for the grid.
+        let t = TreeAggregation::calibrated(
+            StreamShape::Vector(3),
+            100,
+            1.0,
+            1e-5,
+            2.0,
+            ZcdpConversion::Cks,
+        )
+        .unwrap();
+        let s = 2.0 * (1.0 + GRID_SLACK);
+        let sigma = node_sigma(100, 1.0, 1e-5, s, ZcdpConversion::Cks).unwrap();
+        approx::assert_relative_eq!(t.sigma(), sigma, max_relative = 1e-15);
+        assert_eq!(t.levels(), 7);
+        approx::assert_relative_eq!(
+            t.rho(),
+            7.0 * s * s / (2.0 * sigma * sigma),
+            max_relative = 1e-12
+        );
+        assert_eq!(t.sampler(), Sampler::Hardened);
+        let t = t.with_sampler(Sampler::Textbook);
+        assert_eq!(t.sampler(), Sampler::Textbook);
+        // A textbook tree keeps sigma; its claim is at the plain sensitivity.
+        approx::assert_relative_eq!(t.sigma(), sigma, max_relative = 1e-15);
+        approx::assert_relative_eq!(
+            t.rho(),
+            7.0 * 4.0 / (2.0 * sigma * sigma),
+            max_relative = 1e-12
+        );
+    }
+
+    #[test]
     fn prefix_nodes_cover_the_prefix_and_match_the_released_noise() {
         assert!(prefix_nodes(0).is_empty());
         assert_eq!(prefix_nodes(13), vec![(3, 1, 8), (2, 9, 12), (0, 13, 13)]);
