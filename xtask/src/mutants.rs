@@ -197,6 +197,12 @@ pub struct Args {
     /// Where the results go (one folder per group).
     #[arg(long, default_value = "target/mutants")]
     out: PathBuf,
+    /// Test again only the mutants the group's last run missed (and that are not listed as
+    /// equivalent), by name; the summary then counts their new outcomes in place of the old
+    /// ones. The way to measure the score after new tests when the last run was a shard
+    /// (`--iterate` would also test the other shards' mutants).
+    #[arg(long, conflicts_with_all = ["iterate", "shard"])]
+    retest_missed: bool,
     /// Test only shard `k` of `n` of each group's mutants (`k/n`, `0 <= k < n`, round-robin):
     /// the shards together are the whole run, for splitting it across machines or sessions.
     /// Each shard writes its own folder (`--out`); their summaries add up.
@@ -255,13 +261,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 print!("{text}");
                 continue;
             }
+            let mut target = out.join(g.name);
+            if args.retest_missed {
+                let equivalent = equivalents(&root)?;
+                let (list, _) = outcomes(&target)
+                    .with_context(|| format!("--retest-missed needs a run of {}", g.name))?;
+                let missed: Vec<&String> = list
+                    .iter()
+                    .filter(|(n, k)| *k == Kind::Missed && !equivalent.contains_key(n))
+                    .map(|(n, _)| n)
+                    .collect();
+                if missed.is_empty() {
+                    println!("{}: no missed mutant to test again", g.name);
+                    continue;
+                }
+                for name in missed {
+                    cmd.arg("--re").arg(format!("^{}$", regex_escape(name)));
+                }
+                target = target.join("retest");
+            }
             cmd.args(["--package", g.package, "--jobs", "1", "--no-shuffle"])
                 .arg("--timeout")
                 .arg(args.timeout.unwrap_or(g.timeout).to_string())
                 .arg("--build-timeout")
                 .arg("900")
                 .arg("--output")
-                .arg(out.join(g.name));
+                .arg(&target);
             if args.iterate {
                 cmd.arg("--iterate");
             }
@@ -276,16 +301,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
             }
             println!("== mutants: {} (package {}) ==", g.name, g.package);
+            // A new run of the group makes an earlier retest of it stale.
+            let retest_dir = out.join(g.name).join("retest");
+            if !args.retest_missed && retest_dir.exists() {
+                std::fs::remove_dir_all(&retest_dir)?;
+            }
             let marker = out.join(g.name).join("shard.txt");
             std::fs::create_dir_all(out.join(g.name))?;
             match &args.shard {
                 Some(shard) => std::fs::write(&marker, shard)?,
-                None if marker.exists() && !args.iterate => std::fs::remove_file(&marker)?,
+                None if marker.exists() && !args.iterate && !args.retest_missed => {
+                    std::fs::remove_file(&marker)?
+                }
                 None => {}
             }
             // cargo mutants exits non-zero when a mutant is missed: the summary below judges.
             let status = cmd.status().context("running cargo mutants")?;
-            if !status.success() && !out.join(g.name).join("mutants.out/outcomes.json").exists() {
+            if !status.success() && !target.join("mutants.out/outcomes.json").exists() {
                 bail!(
                     "cargo mutants failed for {} before testing any mutant",
                     g.name
@@ -314,6 +346,18 @@ fn scratch_dir(root: &Path, out: &Path) -> anyhow::Result<PathBuf> {
             .with_context(|| format!("linking {}", link.display()))?;
     }
     Ok(scratch)
+}
+
+/// `name` with the regex metacharacters escaped (for `--re ^name$`).
+fn regex_escape(name: &str) -> String {
+    let mut s = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s
 }
 
 fn ensure_cargo_mutants() -> anyhow::Result<()> {
@@ -407,6 +451,27 @@ fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             if !v.iter().any(|(n, _)| n == line) {
                 v.push((line.to_string(), Kind::Caught));
+            }
+        }
+    }
+    // A later `--retest-missed` run: its outcomes replace those of the mutants it tested.
+    let retest = dir.join("retest/mutants.out/outcomes.json");
+    if let Ok(text) = std::fs::read_to_string(&retest) {
+        let json: Value = serde_json::from_str(&text)?;
+        for o in json["outcomes"].as_array().into_iter().flatten() {
+            let (Some(name), Some(summary)) = (
+                o["scenario"]["Mutant"]["name"].as_str(),
+                o["summary"].as_str(),
+            ) else {
+                continue;
+            };
+            if let Some(entry) = v.iter_mut().find(|(n, _)| n == name) {
+                entry.1 = match summary {
+                    "CaughtMutant" => Kind::Caught,
+                    "MissedMutant" => Kind::Missed,
+                    "Timeout" => Kind::Timeout,
+                    _ => Kind::Unviable,
+                };
             }
         }
     }
