@@ -663,6 +663,12 @@ mod tests {
             assert_eq!(e(1.0, 4, Norm::L1).width(), 2f64.powi(-22));
         }
         assert_eq!(Grid::new(-7).unwrap().exponent(), -7);
+        // Just below a power of two, log2 rounds up to the integer: the guard steps down.
+        let below = 2.0 * (1.0 - f64::EPSILON / 2.0);
+        assert_eq!(e(below, 1, Norm::L1).exponent(), -20);
+        // The finest grid supported, 2^-1000, is given; one finer is refused.
+        assert_eq!(e(2f64.powi(-980), 1, Norm::L1).exponent(), -1000);
+        assert!(Grid::for_sensitivity(2f64.powi(-981), 1, Norm::L1).is_err());
     }
 
     /// The Chernoff window of a mean of `n` i.i.d. terms whose sum is Gamma(`k n`) (`k = 1/2`:
