@@ -278,7 +278,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 for name in missed {
                     cmd.arg("--re").arg(format!("^{}$", regex_escape(name)));
                 }
-                target = target.join("retest");
+                // Each retest writes its own folder; the summary applies them in order.
+                let k = (1..).find(|k| !target.join(format!("retest-{k}")).exists());
+                target = target.join(format!("retest-{}", k.expect("a free number")));
             }
             cmd.args(["--package", g.package, "--jobs", "1", "--no-shuffle"])
                 .arg("--timeout")
@@ -301,10 +303,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
             }
             println!("== mutants: {} (package {}) ==", g.name, g.package);
-            // A new run of the group makes an earlier retest of it stale.
-            let retest_dir = out.join(g.name).join("retest");
-            if !args.retest_missed && retest_dir.exists() {
-                std::fs::remove_dir_all(&retest_dir)?;
+            // A new run of the group makes its earlier retests stale.
+            if !args.retest_missed {
+                for k in 1.. {
+                    let retest_dir = out.join(g.name).join(format!("retest-{k}"));
+                    if !retest_dir.exists() {
+                        break;
+                    }
+                    std::fs::remove_dir_all(&retest_dir)?;
+                }
             }
             let marker = out.join(g.name).join("shard.txt");
             std::fs::create_dir_all(out.join(g.name))?;
@@ -454,9 +461,13 @@ fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
             }
         }
     }
-    // A later `--retest-missed` run: its outcomes replace those of the mutants it tested.
-    let retest = dir.join("retest/mutants.out/outcomes.json");
-    if let Ok(text) = std::fs::read_to_string(&retest) {
+    // Later `--retest-missed` runs, in order: their outcomes replace those of the mutants
+    // they tested.
+    for k in 1.. {
+        let retest = dir.join(format!("retest-{k}/mutants.out/outcomes.json"));
+        let Ok(text) = std::fs::read_to_string(&retest) else {
+            break;
+        };
         let json: Value = serde_json::from_str(&text)?;
         for o in json["outcomes"].as_array().into_iter().flatten() {
             let (Some(name), Some(summary)) = (
