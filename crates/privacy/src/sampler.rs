@@ -684,27 +684,27 @@ mod tests {
         use super::{Grid, Hardened};
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
-        // Width 1/2: the scale 2.5 is 5 grid units. The discrete Gaussian of sigma = 5 has
-        // E z^2 = 25 (to 1e-200); the discrete Laplace of t = 5 has E|z| = 2p / (1 - p^2)
-        // with p = e^(-1/5).
+        // Width 1/2: the scale 2.75 is 11/2 grid units (a denominator other than 1). The
+        // discrete Gaussian of sigma = 5.5 has E z^2 = 30.25 (to 1e-200); the discrete Laplace
+        // of t = 5.5 has E|z| = 2p / (1 - p^2) with p = e^(-1/5.5).
         let grid = Grid::new(-1).unwrap();
         let to_f64 =
             |z: num_bigint::BigInt| -> f64 { num_traits::ToPrimitive::to_f64(&z).unwrap() };
         let m2 = (0..N)
             .map(|_| {
-                to_f64(Hardened::reference_discrete_gaussian(2.5, grid, &mut rng).unwrap()).powi(2)
+                to_f64(Hardened::reference_discrete_gaussian(2.75, grid, &mut rng).unwrap()).powi(2)
             })
             .sum::<f64>()
             / N as f64;
         assert!(
-            (0.96..=1.04).contains(&(m2 / 25.0)),
-            "E z^2 {m2} against 25"
+            (0.96..=1.04).contains(&(m2 / 30.25)),
+            "E z^2 {m2} against 30.25"
         );
-        let p = (-0.2f64).exp();
+        let p = (-1.0f64 / 5.5).exp();
         let want = 2.0 * p / (1.0 - p * p);
         let m1 = (0..N)
             .map(|_| {
-                to_f64(Hardened::reference_discrete_laplace(2.5, grid, &mut rng).unwrap()).abs()
+                to_f64(Hardened::reference_discrete_laplace(2.75, grid, &mut rng).unwrap()).abs()
             })
             .sum::<f64>()
             / N as f64;
