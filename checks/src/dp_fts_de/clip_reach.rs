@@ -24,7 +24,7 @@
 //! the exact aggregate to a grid of width at most `2^-20` of the sensitivity per `sqrt(P M)`,
 //! so the measured change is exact up to that: the relative allowance is [`TOLERANCE`].
 
-use crate::shared::{ReachJudgement, reach_control_outcome, reach_outcome};
+use crate::shared::{ClipReach, ReachJudgement, reach_control_outcome};
 use dp_fts_de::{AgentVector, CentralServer, RoundInput, SubRegionWeights, Weighting};
 use ndarray::Array1;
 use privacy::mechanisms::WeightCalibration;
@@ -143,36 +143,24 @@ const SUBJECT: &str = "DP-FTS-DE's central server (N = 50, P = 5, M = 50, q = 0.
 /// `dp-fts-de/recompute/clip-reach`.
 pub(super) fn clip_reach(ctx: &Context) -> CheckResult {
     let r = measure(ctx)?;
-    let judgements = [
-        ReachJudgement::new(
-            "L2 change of the broadcast vs max_n ||phi_n|| S / (sqrt(P) q) recomputed from the public weights",
-            r.change,
-            r.bound,
-            TOLERANCE,
-        ),
-        ReachJudgement::new(
-            "L2 change of the broadcast vs the sensitivity the server's noise is calibrated for (sigma / z)",
-            r.change,
-            r.calibrated,
-            TOLERANCE,
-        ),
-        ReachJudgement::new(
-            format!("{REACHED} times the recomputed bound vs the L2 change (the bound is reached)"),
-            REACHED * r.bound,
-            r.change,
-            0.0,
-        ),
-    ];
-    let mut o = reach_outcome(
+    let mut o = ClipReach {
+        change: r.change,
+        bound: r.bound,
+        calibrated: r.calibrated,
+    }
+    .outcome(
         SUBJECT,
         format!(
             "the change of the release is at most the recomputed sensitivity and the calibrated one (relative allowance {TOLERANCE:e}), and at least {REACHED} of the recomputed one; nothing random is judged"
         ),
-        &judgements,
+        [
+            "L2 change of the broadcast vs max_n ||phi_n|| S / (sqrt(P) q) recomputed from the public weights".to_string(),
+            "L2 change of the broadcast vs the sensitivity the server's noise is calibrated for (sigma / z)".to_string(),
+            format!("{REACHED} times the recomputed bound vs the L2 change (the bound is reached)"),
+        ],
+        TOLERANCE,
+        REACHED,
     )
-    .value("change", r.change)
-    .value("bound", r.bound)
-    .value("calibrated_sensitivity", r.calibrated)
     .value("seeds_tried", r.seeds);
     o.measured
         .push_str(&format!("; agent 0 in the subsample of seed {}", r.seeds));

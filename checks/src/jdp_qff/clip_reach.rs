@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use super::common::REWARD_BOUND;
 use super::tree_noise::features;
-use crate::shared::{ReachJudgement, reach_control_outcome, reach_outcome, recovered_nodes};
+use crate::shared::{ClipReach, ReachJudgement, reach_control_outcome, recovered_nodes};
 use jdp_qff::{JdpCalibration, JdpPrivatizer, Spectrum};
 use kernel::{FeatureMap, QuadratureFourierFeatures};
 use ndarray::{Array1, arr1};
@@ -122,36 +122,24 @@ const SUBJECT: &str = "Algorithm 2's JDP privatizer (m = 32 NQFF, T = 8, B_y = 1
 /// `jdp-qff/recompute/clip-reach`.
 pub(super) fn clip_reach(ctx: &Context) -> CheckResult {
     let r = measure(ctx)?;
-    let judgements = [
-        ReachJudgement::new(
-            "largest Frobenius change of a recovered node vs sqrt(2)(1 + B_y^2) recomputed",
-            r.change,
-            r.bound,
-            TOLERANCE,
-        ),
-        ReachJudgement::new(
-            "largest Frobenius change of a recovered node vs the calibration's sensitivity",
-            r.change,
-            r.calibrated,
-            TOLERANCE,
-        ),
-        ReachJudgement::new(
-            format!("{REACHED} times the recomputed bound vs the change (the bound is reached)"),
-            REACHED * r.bound,
-            r.change,
-            0.0,
-        ),
-    ];
-    let mut o = reach_outcome(
+    let mut o = ClipReach {
+        change: r.change,
+        bound: r.bound,
+        calibrated: r.calibrated,
+    }
+    .outcome(
         SUBJECT,
         format!(
             "the change of every node is at most the recomputed sensitivity and the calibrated one (relative allowance {TOLERANCE:e}), and the largest at least {REACHED} of the recomputed one; nothing random is judged"
         ),
-        &judgements,
+        [
+            "largest Frobenius change of a recovered node vs sqrt(2)(1 + B_y^2) recomputed".to_string(),
+            "largest Frobenius change of a recovered node vs the calibration's sensitivity".to_string(),
+            format!("{REACHED} times the recomputed bound vs the change (the bound is reached)"),
+        ],
+        TOLERANCE,
+        REACHED,
     )
-    .value("change", r.change)
-    .value("bound", r.bound)
-    .value("calibrated_sensitivity", r.calibrated)
     .value("nodes_changed", &r.nodes);
     o.measured
         .push_str(&format!("; nodes changed: {:?}", r.nodes));

@@ -27,7 +27,7 @@ pub use llr::{gaussian_llr, laplace_llr};
 pub use noise_scale::{
     NoiseJudgement, NoiseLaw, NoiseSample, NoiseVerdict, noise_control_outcome, noise_outcome,
 };
-pub use reach::{ReachJudgement, reach_control_outcome, reach_outcome};
+pub use reach::{ClipReach, ReachJudgement, reach_control_outcome, reach_outcome};
 pub use scaling_outcome::{
     POWER_REPLICATES, against_expected, control_outcome, scaling_config, scaling_outcome,
 };

@@ -97,3 +97,40 @@ pub fn reach_control_outcome(
     )
     .value("judgements", judgements)
 }
+
+/// A clip-reach measurement: the change of a release between neighbours beyond the clip (one
+/// seed), the sensitivity recomputed from the derivation, and the one the noise is calibrated
+/// for.
+pub struct ClipReach {
+    /// The measured change.
+    pub change: f64,
+    /// The sensitivity recomputed from the derivation.
+    pub bound: f64,
+    /// The sensitivity the mechanism's noise is calibrated for.
+    pub calibrated: f64,
+}
+
+impl ClipReach {
+    /// The outcome of a clip-reach check: the change within `bound` and within `calibrated`
+    /// (allowance `tolerance`), and at least `reached` times `bound` (a bound too small would
+    /// show); `labels` name the three judgements in that order.
+    pub fn outcome(
+        &self,
+        subject: &str,
+        claim: String,
+        labels: [String; 3],
+        tolerance: f64,
+        reached: f64,
+    ) -> Outcome {
+        let [vs_bound, vs_calibrated, is_reached] = labels;
+        let judgements = [
+            ReachJudgement::new(vs_bound, self.change, self.bound, tolerance),
+            ReachJudgement::new(vs_calibrated, self.change, self.calibrated, tolerance),
+            ReachJudgement::new(is_reached, reached * self.bound, self.change, 0.0),
+        ];
+        reach_outcome(subject, claim, &judgements)
+            .value("change", self.change)
+            .value("bound", self.bound)
+            .value("calibrated_sensitivity", self.calibrated)
+    }
+}
