@@ -313,7 +313,18 @@ pub struct Outcome {
     pub plots: Vec<String>,
 }
 
+/// The name of the value in which an audit records its tightness against the exact epsilon of
+/// its pair (what any admissible pair and test could reach) when that lies below the claim; the
+/// report prints it beside the headline tightness (which divides by the claim).
+pub const EXACT_TIGHTNESS: &str = "exact_tightness";
+
 impl Outcome {
+    /// The audit's tightness against the exact epsilon of its pair ([`EXACT_TIGHTNESS`]), when
+    /// the check recorded one.
+    pub fn exact_tightness(&self) -> Option<f64> {
+        self.values.get(EXACT_TIGHTNESS).and_then(|v| v.as_f64())
+    }
+
     /// An outcome with the given texts and verdict and nothing else.
     pub fn new(
         kind: CheckKind,

@@ -136,7 +136,10 @@ impl Report {
                 .audit
                 .as_ref()
                 .and_then(|a| a.tightness())
-                .map(|t| format!("{t:.3}"))
+                .map(|t| match c.outcome.exact_tightness() {
+                    Some(e) => format!("{t:.3} ({e:.3} of the exact limit)"),
+                    None => format!("{t:.3}"),
+                })
                 .unwrap_or_default();
             let _ = writeln!(
                 s,
@@ -195,17 +198,19 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
     let _ = writeln!(
         s,
         "eps at the stated delta; mu: Gaussian-DP route (mu of the audited pair in brackets); tightness = \
-         lower bound / claimed (eps) or / mu of the pair (mu); held-out outputs per input; confidence 1 - alpha.\n"
+         lower bound / claimed (eps) or / mu of the pair (mu); exact limit: lower bound / the exact eps of the \
+         audited pair, where that lies below the claim (no admissible pair reaches the claim; the \
+         check's text gives the proof); held-out outputs per input; confidence 1 - alpha.\n"
     );
     let _ = writeln!(
         s,
-        "| verdict | id | delta | eps claimed | eps lower | mu lower (pair) | tightness | detectable eps | outputs | confidence |"
+        "| verdict | id | delta | eps claimed | eps lower | mu lower (pair) | tightness | exact limit | detectable eps | outputs | confidence |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
     for (c, a) in rows {
         let _ = writeln!(
             s,
-            "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | 1 - {:.0e} |",
+            "| {} | `{}` | {:e} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} | 1 - {:.0e} |",
             c.outcome.verdict,
             c.id,
             a.delta,
@@ -218,6 +223,7 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
                 TightnessOf::Mu => "mu",
                 TightnessOf::Epsilon => "epsilon",
             },
+            fmt(c.outcome.exact_tightness()),
             fmt(a.smallest_detectable_violation.epsilon),
             a.samples,
             1.0 - a.confidence,

@@ -199,13 +199,16 @@ fn check_html(s: &mut String, c: &CheckRecord, report_dir: &Path) {
         let _ = writeln!(
             s,
             "<dt>Audit</dt><dd>eps lower {} (claimed {}, delta {:e}); mu lower {} (pair {}); \
-             tightness {}; {} held-out outputs per input; confidence 1 - {:.0e}</dd>",
+             tightness {}{}; {} held-out outputs per input; confidence 1 - {:.0e}</dd>",
             f(Some(a.eps_lower)),
             f(a.eps_claimed),
             a.delta,
             f(a.mu_lower),
             f(a.mu_reference),
             f(a.tightness),
+            o.exact_tightness()
+                .map(|e| format!(" ({e:.4} of the exact limit, the pair's exact epsilon)"))
+                .unwrap_or_default(),
             a.samples,
             1.0 - a.confidence,
         );

@@ -110,7 +110,7 @@ pub fn against_exact(
     ));
     o.value("exact_epsilon", exact.upper)
         .value("exact_epsilon_lower", exact.lower)
-        .value("exact_tightness", tightness)
+        .value(verification::outcome::EXACT_TIGHTNESS, tightness)
         .value("min_exact_tightness", min_tightness)
 }
 

@@ -162,3 +162,48 @@ impl Mechanism for ConvertToLaplace {
         self.privatize(*input, rng)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use privacy::sampler::GRID_SLACK;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// The hardened release lies on the grid of the sensitivity `2(B+R)` (the largest power of
+    /// two at most `GRID_SLACK * 2(B+R)`, the width the `1 + GRID_SLACK` factor of the scale
+    /// pays for), and on no coarser grid. At `B + R = 10` a grid for `2 + (B+R)` or
+    /// `2 / (B+R)` would be 2 or 64 times finer, so its draws would leave the expected grid.
+    #[test]
+    fn hardened_release_is_on_the_grid_of_the_sensitivity() {
+        let c = ConvertToLaplace::new(1.0, 4.0, 6.0).unwrap();
+        assert_eq!(c.sampler(), Sampler::Hardened);
+        // 2(B+R) GRID_SLACK = 20 / 2^20, between 2^-16 and 2^-15.
+        let width = 2f64.powi(-16);
+        assert!(width <= GRID_SLACK * 20.0 && 2.0 * width > GRID_SLACK * 20.0);
+        let mut rng = ChaCha20Rng::seed_from_u64(7);
+        let mut odd = 0;
+        for _ in 0..200 {
+            let units = c.privatize(0.0, &mut rng).unwrap() / width;
+            // `units` is an integer below 2^53 in magnitude, so the float remainders are exact.
+            assert_eq!(
+                units.fract().to_bits(),
+                0.0f64.to_bits(),
+                "{units} is off the grid"
+            );
+            odd += usize::from(units.rem_euclid(2.0).to_bits() == 1.0f64.to_bits());
+        }
+        // Each draw is an odd multiple with probability about 1/2: all 200 even (as on a grid
+        // twice as coarse) has probability about 2^-200.
+        assert!(odd > 0);
+    }
+
+    #[test]
+    fn with_sampler_is_the_sampler_in_use() {
+        let c = ConvertToLaplace::new(1.0, 1.0, 1.0).unwrap();
+        assert_eq!(c.sampler(), Sampler::Hardened);
+        let t = c.with_sampler(Sampler::Textbook);
+        assert_eq!(t.sampler(), Sampler::Textbook);
+        assert_eq!(t.scale().to_bits(), t.paper_scale().to_bits());
+    }
+}

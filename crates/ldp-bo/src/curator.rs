@@ -241,4 +241,37 @@ mod tests {
         let m = ConvertToLaplace::new(1.0, 1.0, 1.0).unwrap();
         assert!(CtlCurator::from_mechanism(m, 1.0, 2.0).is_err());
     }
+
+    /// `from_mechanism` accepts `B` and `R` whose sum is the mechanism's bound to a relative
+    /// 1e-12 (rounding), rejects any other, and names the offending sum.
+    #[test]
+    fn from_mechanism_checks_b_plus_r() {
+        let m = ConvertToLaplace::new(1.0, 3.0, 0.5).unwrap();
+        let c = CtlCurator::from_mechanism(m.clone(), 3.0, 0.5).unwrap();
+        assert_eq!(
+            (c.b().to_bits(), c.r().to_bits()),
+            (3f64.to_bits(), 0.5f64.to_bits())
+        );
+        assert!(CtlCurator::from_mechanism(m.clone(), 0.5, 3.0).is_ok());
+        let err = CtlCurator::from_mechanism(m, 3.0, 1.25)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("4.25"), "{err}");
+        // At B + R = 1e6 a difference of 1e-8 is within the relative tolerance (1e-6 absolute).
+        let big = ConvertToLaplace::new(1.0, 5e5, 5e5).unwrap();
+        assert!(CtlCurator::from_mechanism(big.clone(), 5e5, 5e5 + 1e-8).is_ok());
+        assert!(CtlCurator::from_mechanism(big, 5e5, 5e5 + 1e-5).is_err());
+    }
+
+    /// Section 4.5: `R = K1 ln(T/delta)^theta`, and `B` as given.
+    #[test]
+    fn sub_weibull_r_is_the_tail_bound() {
+        let (b, k1, theta, horizon, delta) = (2.0, 0.5, 1.5, 1000, 0.01);
+        let c = CtlCurator::sub_weibull(1.0, b, k1, theta, horizon, delta).unwrap();
+        let r = k1 * (horizon as f64 / delta).ln().powf(theta);
+        assert_eq!(c.b().to_bits(), b.to_bits());
+        assert!((c.r() - r).abs() <= 1e-12 * r, "{} vs {r}", c.r());
+        assert!((c.mechanism().bound() - (b + r)).abs() <= 1e-12 * (b + r));
+        assert_eq!(c.mechanism().clipping_delta(), Some(delta));
+    }
 }
