@@ -219,9 +219,9 @@ pub struct Args {
     #[arg(long)]
     shard: Option<String>,
     /// Mutants built and tested at once, each in its own copy of the tree and build folder
-    /// (`cargo mutants --jobs`). On 2 cores, 2 keeps both busy (a mutant's build is mostly one
-    /// crate); the group timeouts allow for the sharing.
-    #[arg(long, default_value_t = 2)]
+    /// (`cargo mutants --jobs`). On 2 cores keep 1: with 2, a mutant's build took 15-28 s
+    /// instead of 2-4 s (the other job's tests and build share the cores), a net loss.
+    #[arg(long, default_value_t = 1)]
     jobs: u32,
 }
 
