@@ -309,3 +309,127 @@ impl Validate for DpFtsDeParams {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each variant changes exactly the fields its documentation names (written out here field
+    /// by field, so a variant that forgets one, e.g. an FTS baseline that keeps the preset's
+    /// privacy, differs from the expected value).
+    #[test]
+    fn each_variant_sets_exactly_its_fields() {
+        let base = DpFtsDeParams::synthetic();
+        let mut want = base;
+        want.exploration = Exploration::InverseSquare;
+        want.lambda = 1.0 + 2.0 / 40.0;
+        assert_eq!(base.theorem_1(), want);
+
+        let mut want = base;
+        want.local.step = LocalStep::ExactGp;
+        assert_eq!(base.exact_gp(), want);
+        let authors = base.authors();
+        let mut want = base;
+        want.local = LocalSettings::AUTHORS;
+        want.beta = BetaRule::Constant(1.0);
+        assert_eq!(authors, want);
+        // The exact step keeps the other local settings.
+        let mut want = authors;
+        want.local.step = LocalStep::ExactGp;
+        assert_eq!(authors.exact_gp(), want);
+
+        let mut want = base;
+        want.federated = false;
+        want.exploration = Exploration::Never;
+        want.privacy = None;
+        want.sub_regions = 1;
+        want.weighting = Weighting::Equal;
+        want.init = Init::WholeDomain;
+        assert_eq!(base.ts(), want);
+
+        let mut want = base;
+        want.privacy = None;
+        want.sub_regions = 1;
+        want.weighting = Weighting::Equal;
+        want.init = Init::WholeDomain;
+        assert_eq!(base.fts(), want);
+
+        let mut want = base;
+        want.privacy = None;
+        want.sub_regions = 3;
+        assert_eq!(base.fts_de(3), want);
+
+        let mut want = base;
+        want.sub_regions = 1;
+        want.weighting = Weighting::Equal;
+        want.init = Init::WholeDomain;
+        want.privacy = Some(DpSettings::new(0.25, 1.0, 7.0));
+        assert_eq!(base.dp_fts(7.0), want);
+        // Without privacy settings, DP-FTS takes the paper's q = 0.25, z = 1.
+        assert_eq!(base.fts().dp_fts(7.0).privacy, want.privacy);
+    }
+
+    /// `with_privacy` replaces `q`, `z`, `S` and keeps `delta`, the sampler and the
+    /// calibration; `with_calibration` changes only the calibration, and nothing without a
+    /// private setting.
+    #[test]
+    fn privacy_variants_keep_what_they_do_not_set() {
+        let mut base = DpFtsDeParams::real_world();
+        let dp = DpSettings {
+            delta: Some(1e-3),
+            sampler: Sampler::Textbook,
+            calibration: WeightCalibration::RowNorm,
+            ..DpSettings::new(0.35, 1.0, 22.0)
+        };
+        base.privacy = Some(dp);
+        let p = base.with_privacy(0.5, 2.0, 3.0).privacy.unwrap();
+        assert_eq!(
+            p,
+            DpSettings {
+                q: 0.5,
+                z: 2.0,
+                clip: 3.0,
+                ..dp
+            }
+        );
+        assert_eq!(
+            base.fts().with_privacy(0.5, 2.0, 3.0).privacy,
+            Some(DpSettings::new(0.5, 2.0, 3.0))
+        );
+        let c = base.with_calibration(WeightCalibration::PhiMax);
+        assert_eq!(
+            c.privacy,
+            Some(DpSettings {
+                calibration: WeightCalibration::PhiMax,
+                ..dp
+            })
+        );
+        assert_eq!(
+            base.fts().with_calibration(WeightCalibration::RowNorm),
+            base.fts()
+        );
+    }
+
+    /// `1 <= P <= N`: as many sub-regions as agents is valid, one more is not.
+    #[test]
+    fn sub_regions_may_equal_the_agents() {
+        let p = DpFtsDeParams::synthetic().fts_de(3);
+        assert!(p.validate(3).is_ok());
+        assert!(p.validate(2).is_err());
+    }
+
+    /// The paper's `delta = 1 / N^1.1` (Sec. 5) unless one is given.
+    #[test]
+    fn delta_is_the_papers_unless_given() {
+        let dp = DpSettings::new(0.25, 1.0, 11.0);
+        for n in [1usize, 10, 200] {
+            let want = (n as f64).powf(-1.1);
+            assert!((dp.delta_for(n) - want).abs() <= 1e-15 * want);
+        }
+        let given = DpSettings {
+            delta: Some(1e-4),
+            ..dp
+        };
+        assert_eq!(given.delta_for(200).to_bits(), 1e-4f64.to_bits());
+    }
+}

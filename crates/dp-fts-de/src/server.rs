@@ -310,3 +310,74 @@ impl CentralServer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weights::Weighting;
+    use ndarray::{Array1, array};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// One sub-region (`P = 1`) for three agents, so the clipping bound is `S` itself.
+    fn one_region() -> SubRegionWeights {
+        SubRegionWeights::new(
+            SubRegionWeights::round_robin(3, 1),
+            1,
+            15.0,
+            Weighting::NonAdaptive,
+        )
+        .unwrap()
+    }
+
+    fn vector(v: Array1<f64>) -> AgentVector {
+        AgentVector::new(v).unwrap()
+    }
+
+    /// A vector counts as clipped only when its norm exceeds `S / sqrt(P)` (one at exactly the
+    /// bound is left unchanged by line 9's clip), and the fraction divides by every vector
+    /// received: after the rounds below, 1 of 3 and then 3 of 6.
+    #[test]
+    fn the_clipped_fraction_counts_norms_strictly_above_the_bound() {
+        let mech = SubsampledGaussian::new(0.5, 2.0, 1.0).unwrap();
+        assert_eq!(mech.clip_bound(1).to_bits(), 2f64.to_bits());
+        let mut server = CentralServer::private(one_region(), mech, 1e-5).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let round = |a: f64, b: f64, c: f64| {
+            vec![
+                vector(array![a, 0.0, 0.0]),
+                vector(array![0.0, b, 0.0]),
+                vector(array![0.0, 0.0, c]),
+            ]
+        };
+        server.aggregate(0, round(2.0, 3.0, 0.5), &mut rng).unwrap();
+        assert_eq!(server.clipped_fraction(), Some(1.0 / 3.0));
+        server
+            .aggregate(1, round(-2.5, 1e9, 7.0), &mut rng)
+            .unwrap();
+        assert_eq!(server.clipped_fraction(), Some(4.0 / 6.0));
+    }
+
+    /// The PLD loss is `None` without a private server or before the first release, and after
+    /// `k` releases the PLD accountant's epsilon of `k` compositions at the server's `q`, `z`,
+    /// `delta`.
+    #[test]
+    fn the_pld_loss_is_the_accountants_after_k_releases() {
+        let (q, z, delta) = (0.25, 1.0, 1e-5);
+        let mech = SubsampledGaussian::new(q, 2.0, z).unwrap();
+        let mut server = CentralServer::private(one_region(), mech, delta).unwrap();
+        let settings = PldSettings::default();
+        assert!(server.pld_loss(settings).unwrap().is_none());
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let zeros = || (0..3).map(|_| vector(Array1::zeros(2))).collect::<Vec<_>>();
+        for k in 1..=2u64 {
+            server.aggregate(0, zeros(), &mut rng).unwrap();
+            let got = server.pld_loss(settings).unwrap().unwrap();
+            let want = subsampled_gaussian_pld_epsilon(q, z, k, delta, settings).unwrap();
+            assert_eq!(got, want, "after {k} releases");
+        }
+        let mut exact = CentralServer::non_private(one_region()).unwrap();
+        exact.aggregate(0, zeros(), &mut rng).unwrap();
+        assert!(exact.pld_loss(settings).unwrap().is_none());
+    }
+}
