@@ -511,3 +511,136 @@ pub fn paper_lemma5_variances(
         8.0 * (b * b + 2.0 * (8.0 * m as f64 / beta).ln()) * (5.0 / beta).ln() / a2,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::Array1;
+
+    #[test]
+    fn the_target_must_be_alpha_positive_and_beta_in_the_open_unit_interval() {
+        assert!(check_target(0.5, 0.01).is_ok());
+        for (alpha, beta) in [
+            (0.0, 0.1),
+            (-1.0, 0.1),
+            (f64::NAN, 0.1),
+            (f64::INFINITY, 0.1),
+        ] {
+            assert!(check_target(alpha, beta).is_err(), "alpha {alpha}");
+        }
+        for beta in [0.0, 1.0, 1.5, f64::NAN] {
+            assert!(check_target(1.0, beta).is_err(), "beta {beta}");
+        }
+        // The paper's printed formulas refuse the same targets.
+        assert!(paper_lemma2_sigma(0.0, 0.1, 100, 1.0, 0.1).is_err());
+        assert!(paper_lemma12_sigma(1.0, 1.0, 100, 1.0, 0.1).is_err());
+    }
+
+    /// Lemma 2 and Lemma 12 as printed, at `alpha = 0.5`, `beta = 0.01`, `T = 1000`
+    /// (`n = 1 + ceil(log2 T) = 11`), `B = 2`, `rho = 0.3`; the reference values are the
+    /// printed formulas evaluated in 30-digit arithmetic (mpmath):
+    /// `16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2` and
+    /// `16 n (1 + B^2 + rho^2 ln(4T/beta)) ln(4/beta)^2 alpha^2`.
+    #[test]
+    fn the_papers_printed_sigmas_are_the_printed_formulas() {
+        let l2 = paper_lemma2_sigma(0.5, 0.01, 1000, 2.0, 0.3).unwrap();
+        let l12 = paper_lemma12_sigma(0.5, 0.01, 1000, 2.0, 0.3).unwrap();
+        let (want2, want12) = (250_153.216_747_946_5, 9_731.166_947_625_017);
+        assert!((l2 - want2).abs() <= 1e-12 * want2, "{l2}");
+        assert!((l12 - want12).abs() <= 1e-12 * want12, "{l12}");
+    }
+
+    /// The accessors return what the calibration was built with, and a given sigma's tree is
+    /// over the `(m+1) x (m+1)` packed outer products (`(m+1)(m+2)/2` entries).
+    #[test]
+    fn accessors_and_the_given_sigmas_tree() {
+        let c = JdpCalibration::new(0.5, 0.01, 64, 2.0, ZcdpConversion::Cks).unwrap();
+        assert_eq!(c.beta().to_bits(), 0.01f64.to_bits());
+        assert_eq!(c.reward_bound().to_bits(), 2f64.to_bits());
+        assert_eq!(c.conversion(), ZcdpConversion::Cks);
+        assert_eq!(c.bound(), SensitivityBound::Frobenius);
+        assert!(!c.given_sigma());
+        // Frobenius: sqrt(2) (1 + B_y^2) = 5 sqrt(2).
+        assert!((c.sensitivity() - 5.0 * 2f64.sqrt()).abs() <= 1e-12);
+        let exact = c.clone().with_bound(SensitivityBound::PackedExact).unwrap();
+        assert_eq!(exact.bound(), SensitivityBound::PackedExact);
+        let g = JdpCalibration::of_sigma(
+            3.0,
+            0.01,
+            64,
+            2.0,
+            ZcdpConversion::Classic,
+            SensitivityBound::Frobenius,
+        )
+        .unwrap();
+        assert!(g.given_sigma());
+        for tree in [g.tree(3).unwrap(), c.tree(3).unwrap()] {
+            let mut tree = tree;
+            let zeros = Array1::<f64>::zeros(10);
+            assert!(
+                tree.push_packed_with_noise(zeros.view(), zeros.view())
+                    .is_ok()
+            );
+            let short = Array1::<f64>::zeros(6);
+            assert!(
+                tree.push_packed_with_noise(short.view(), short.view())
+                    .is_err()
+            );
+        }
+        assert_eq!(g.tree(3).unwrap().sigma().to_bits(), 3f64.to_bits());
+    }
+
+    /// Lemma 5 as printed (its `delta` read as `beta`) at `alpha = 0.5`, `beta = 0.01`,
+    /// `B = 2`, `m = 30`; references from mpmath (30 digits):
+    /// `8 ln(5 / (2 beta)) / alpha^2` and `8 (B^2 + 2 ln(8 m / beta)) ln(5 / beta) / alpha^2`.
+    #[test]
+    fn the_papers_printed_lemma5_variances_are_the_printed_formulas() {
+        let (vx, vu) = paper_lemma5_variances(0.5, 0.01, 2.0, 30).unwrap();
+        let (want_x, want_u) = (176.686_749_371_591_9, 4_806.948_298_676_955);
+        assert!((vx - want_x).abs() <= 1e-12 * want_x, "{vx}");
+        assert!((vu - want_u).abs() <= 1e-12 * want_u, "{vu}");
+        assert!(paper_lemma5_variances(0.5, 0.01, 2.0, 0).is_err());
+    }
+
+    #[test]
+    fn ceil_log2_at_and_around_powers_of_two() {
+        for (t, want) in [
+            (1, 0),
+            (2, 1),
+            (3, 2),
+            (4, 2),
+            (5, 3),
+            (1024, 10),
+            (1025, 11),
+        ] {
+            assert_eq!(ceil_log2(t).unwrap(), want, "T = {t}");
+        }
+        assert_eq!(ceil_log2(u64::MAX).unwrap(), 64);
+        assert!(ceil_log2(0).is_err());
+    }
+
+    /// Algorithm 3's calibration: the accessors return what it was built with, the
+    /// sensitivities are `sqrt(2)` and `2 B_y`, and the noise of a target read back by
+    /// `of_sigmas` implies the same `rho` and `alpha` (each part carries half of `rho`).
+    #[test]
+    fn local_calibration_round_trips_through_its_sigmas() {
+        let c = LocalCalibration::new(0.8, 0.02, 3.0, ZcdpConversion::Cks).unwrap();
+        assert_eq!(c.alpha().to_bits(), 0.8f64.to_bits());
+        assert_eq!(c.beta().to_bits(), 0.02f64.to_bits());
+        assert_eq!(c.reward_bound().to_bits(), 3f64.to_bits());
+        assert_eq!(c.conversion(), ZcdpConversion::Cks);
+        assert_eq!(c.sampler(), Sampler::Hardened);
+        assert_eq!(
+            c.clone().with_sampler(Sampler::Textbook).sampler(),
+            Sampler::Textbook
+        );
+        assert_eq!(c.sensitivity_x().to_bits(), 2f64.sqrt().to_bits());
+        assert_eq!(c.sensitivity_u().to_bits(), 6f64.to_bits());
+        let back =
+            LocalCalibration::of_sigmas(c.sigma_x(), c.sigma_u(), 0.02, 3.0, ZcdpConversion::Cks)
+                .unwrap();
+        assert_eq!(back.sensitivity_u().to_bits(), 6f64.to_bits());
+        assert!((back.rho() - c.rho()).abs() <= 1e-12 * c.rho());
+        assert!((back.alpha() - 0.8).abs() <= 1e-9, "{}", back.alpha());
+    }
+}

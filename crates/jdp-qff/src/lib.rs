@@ -15,6 +15,8 @@ pub mod profile;
 pub mod server;
 pub mod spectrum;
 pub mod statistics;
+#[cfg(test)]
+mod test_features;
 pub mod width;
 
 pub use calibration::{JdpCalibration, LocalCalibration};

@@ -204,3 +204,28 @@ impl<F: FeatureMap> Mechanism for LocalClient<F> {
         Ok(self.perturb(input.0.view(), input.1, rng)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_features::Fixed;
+    use ndarray::array;
+    use privacy::accountant::zcdp::ZcdpConversion;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// Algorithm 3's clip `||Phi|| <= 1` (the sensitivities `sqrt(2)` and `2 B_y` rest on it):
+    /// a feature vector of norm 5 gives, for the same randomness, the same message as its
+    /// normalised vector, bit for bit; one of norm 1/2 is left as it is (its message differs).
+    #[test]
+    fn features_beyond_the_unit_ball_are_clipped_to_it() {
+        let cal = LocalCalibration::new(1.0, 0.01, 1.0, ZcdpConversion::Classic).unwrap();
+        let message = |scale: f64| {
+            let client = LocalClient::new(Arc::new(Fixed(scale)), cal.clone()).unwrap();
+            let mut rng = ChaCha20Rng::seed_from_u64(11);
+            client.perturb(array![0.3].view(), 0.7, &mut rng).unwrap()
+        };
+        assert_eq!(message(5.0), message(1.0));
+        assert_ne!(message(0.5), message(1.0));
+    }
+}

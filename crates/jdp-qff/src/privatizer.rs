@@ -251,3 +251,37 @@ impl<F: FeatureMap> Curator for ExactStatistics<F> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_features::Fixed;
+    use ndarray::array;
+    use privacy::accountant::zcdp::ZcdpConversion;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn time_counts_the_rounds_processed() {
+        let cal = JdpCalibration::new(1.0, 0.01, 8, 1.0, ZcdpConversion::Classic).unwrap();
+        let spectrum = Spectrum::jdp(&cal, 2, 0.1, Default::default()).unwrap();
+        let mut p = JdpPrivatizer::new(Arc::new(Fixed(1.0)), cal, spectrum).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        assert_eq!(p.time(), 0);
+        for t in 1..=3 {
+            p.privatize(array![0.5].view(), 0.2, &mut rng).unwrap();
+            assert_eq!(p.time(), t);
+        }
+    }
+
+    /// The split adds the shift on the diagonal only, and writes a negative zero off it as a
+    /// positive one (`x + 0`), so equal statistics have equal bits.
+    #[test]
+    fn split_shifts_the_diagonal_and_normalises_negative_zeros() {
+        let prefix = array![[1.0, -0.0, 5.0], [-0.0, 2.0, 6.0], [5.0, 6.0, 9.0]];
+        let s = split(&prefix, 0.5, 4);
+        assert_eq!(s.sigma(), &array![[1.5, 0.0], [0.0, 2.5]]);
+        assert_eq!(s.sigma()[[0, 1]].to_bits(), 0.0f64.to_bits());
+        assert_eq!(s.u(), &array![5.0, 6.0]);
+    }
+}
