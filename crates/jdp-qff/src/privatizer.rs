@@ -274,6 +274,27 @@ mod tests {
         }
     }
 
+    /// `Mechanism::release` of a stream is what a fresh privatizer releases round by round
+    /// for the same randomness (one statistic per user).
+    #[test]
+    fn release_is_the_fresh_privatizers_rounds() {
+        let cal = JdpCalibration::new(1.0, 0.01, 8, 1.0, ZcdpConversion::Classic).unwrap();
+        let spectrum = Spectrum::jdp(&cal, 2, 0.1, Default::default()).unwrap();
+        let p = JdpPrivatizer::new(Arc::new(Fixed(1.0)), cal, spectrum).unwrap();
+        let stream = vec![(array![0.1], 0.3), (array![0.2], -2.0), (array![0.3], 0.9)];
+        let released = p
+            .release(&stream, &mut ChaCha20Rng::seed_from_u64(5))
+            .unwrap();
+        let mut fresh = p.fresh();
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let rounds: Vec<_> = stream
+            .iter()
+            .map(|(x, y)| fresh.privatize(x.view(), *y, &mut rng).unwrap())
+            .collect();
+        assert_eq!(released.len(), 3);
+        assert_eq!(released, rounds);
+    }
+
     /// The split adds the shift on the diagonal only, and writes a negative zero off it as a
     /// positive one (`x + 0`), so equal statistics have equal bits.
     #[test]
