@@ -392,3 +392,66 @@ pub fn argmax_sigma2(
     }
     Ok(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    /// The rounding analysis of the module docs uses the unit roundoff `u = 2^-53`.
+    #[test]
+    fn u_is_the_unit_roundoff() {
+        assert_eq!(U.to_bits(), 2f64.powi(-53).to_bits());
+    }
+
+    /// The certified bounds round upwards, by a few units of roundoff and no more:
+    /// `sigma^2 < bound <= sigma^2 (1 + 1e-15)`, and a cell's bound is
+    /// `sqrt(sigma^2 + M) + slack` raised by as little.
+    #[test]
+    fn bounds_round_upwards_by_a_few_units() {
+        let c = Certificate {
+            grid_max_sigma: 0.3,
+            upper_sigma: 0.7,
+            binding_sigma: 0.3,
+            slack: 0.01,
+            grid_slack: 0.01,
+            rounding: Some(1e-12),
+            contexts: 1,
+            cells: 1,
+        };
+        let s2 = 0.7 * 0.7;
+        assert!(
+            c.bound() > s2 && c.bound() <= s2 * (1.0 + 1e-15),
+            "{}",
+            c.bound()
+        );
+        let margin = RoundingMargin { absolute: 1e-6 };
+        let exact = (0.25f64 + 1e-6).sqrt() + 0.02;
+        let upper = cell_upper(Some(margin), 0.5, 0.02);
+        assert!(
+            upper >= exact && upper <= exact * (1.0 + 1e-15),
+            "{upper} vs {exact}"
+        );
+        assert!(cell_upper(None, 0.5, 0.02).is_infinite());
+    }
+
+    /// A cell contains its box up to a few units of roundoff at the edges, nothing further.
+    #[test]
+    fn a_cell_contains_its_box_and_no_more() {
+        let cell = Cell {
+            centre: array![0.5, 0.25],
+            half: array![0.125, 0.125],
+            sigma: 0.0,
+            slack: 0.0,
+            upper: 0.0,
+        };
+        for c in [[0.5, 0.25], [0.625, 0.375], [0.375, 0.125]] {
+            assert!(cell.contains(array![c[0], c[1]].view()), "{c:?}");
+        }
+        // One unit of roundoff beyond the edge is still in (neighbours' edges may miss by it).
+        assert!(cell.contains(array![0.625 * (1.0 + 2.0 * U), 0.25].view()));
+        for c in [[0.63, 0.25], [0.5, 0.1], [0.9, 0.9], [-0.5, 0.25]] {
+            assert!(!cell.contains(array![c[0], c[1]].view()), "{c:?}");
+        }
+    }
+}
