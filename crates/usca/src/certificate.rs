@@ -433,6 +433,25 @@ mod tests {
             "{upper} vs {exact}"
         );
         assert!(cell_upper(None, 0.5, 0.02).is_infinite());
+        // Raised above the computed value itself, not only above the exact one.
+        assert!(upper > margin.upper(0.25).sqrt() + 0.02);
+    }
+
+    /// At a zero half-width the slack is its rounding allowance alone,
+    /// `sqrt(2 * 16 u / tau)` for unit-variance factors, raised by a few units of roundoff:
+    /// strictly above the computed square root, and within `1e-15` of it.
+    #[test]
+    fn the_slack_of_a_point_is_its_rounding_allowance_rounded_upwards() {
+        use crate::joint_kernel::KernelFamily;
+        for family in [KernelFamily::SquaredExponential, KernelFamily::Matern52] {
+            let joint = JointKernel::new(family, 0.2, 0.3, 1, 2).unwrap();
+            let s = slack(&joint, 0.5, array![0.0, 0.0].view()).unwrap();
+            let computed = (2.0 * 16.0 * U / 0.5).sqrt();
+            assert!(
+                s > computed && s <= computed * (1.0 + 1e-15),
+                "{s} vs {computed}"
+            );
+        }
     }
 
     /// A cell contains its box up to a few units of roundoff at the edges, nothing further.

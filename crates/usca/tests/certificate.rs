@@ -187,3 +187,47 @@ fn the_refinement_respects_its_budget() {
         assert_eq!(cells.len(), 25 + 3 * (budget / 4));
     }
 }
+
+/// A reward that is 0 everywhere (the certificate reads only the kernel and the sets).
+#[derive(Debug)]
+struct Zero(usize);
+
+impl bandit::objective::Objective for Zero {
+    fn dim(&self) -> usize {
+        self.0
+    }
+    fn value_unchecked(&self, _x: ndarray::ArrayView1<'_, f64>) -> f64 {
+        0.0
+    }
+}
+
+/// On a context box other than the unit cube (here `C = [-1, 1]`, where `upper + lower = 0`)
+/// the uniform grid's cells have half-width `(upper - lower) / 2n` and tile `C`: their lengths
+/// add up to 2, and every point of a fine grid of `C` lies in one whose bound holds there.
+#[test]
+fn the_cells_tile_a_context_box_off_the_unit_cube() {
+    use bandit::domain::BoxDomain;
+    use std::sync::Arc;
+    use usca::{ContextSpace, ContextualProblem};
+    let spec = SyntheticProblem::default();
+    let joint = Arc::new(spec.kernel().unwrap());
+    let actions = BoxDomain::unit(1).unwrap().grid(&[spec.n_actions]).unwrap();
+    let box_c = BoxDomain::new(ndarray::array![-1.0], ndarray::array![1.0]).unwrap();
+    let problem = ContextualProblem::new(
+        actions,
+        ContextSpace::uniform(box_c),
+        Arc::new(Zero(2)),
+        0.1,
+    )
+    .unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let z = sample_approximating_set(&problem, 64, &mut rng).unwrap();
+    let v = SurrogateVariance::new(joint.clone(), z, 16, 0.5).unwrap();
+    let n = 8;
+    let (_, cells) = certificate_cells(&v, &problem, joint.as_ref(), n, 0).unwrap();
+    assert_eq!(cells.len(), n);
+    let length: f64 = cells.iter().map(|c| 2.0 * c.half[0]).sum();
+    assert!((length - 2.0).abs() < 1e-12, "length {length}");
+    let whole = box_grid(&ndarray::array![0.0], &ndarray::array![1.0], 201);
+    covered(&cells, &whole, &sigma_max(&v, &problem, &whole));
+}
