@@ -231,3 +231,52 @@ fn the_cells_tile_a_context_box_off_the_unit_cube() {
     let whole = box_grid(&ndarray::array![0.0], &ndarray::array![1.0], 201);
     covered(&cells, &whole, &sigma_max(&v, &problem, &whole));
 }
+
+/// `argmax_sigma2` (where the prediction audits put the differing user) returns the largest
+/// `sigma^2` over every action and every context of the grid, at a grid context: checked
+/// against a brute-force search written here (nested loops over a 2-dimensional grid), with
+/// and without the factored evaluation. The approximating set lies on the edge `c_2 = 0`, so
+/// `sigma` is largest far from it: a search that missed part of the grid would miss the
+/// maximum.
+#[test]
+fn argmax_sigma2_is_the_largest_sigma2_on_the_grid() {
+    use usca::certificate::argmax_sigma2;
+    let spec = SyntheticProblem {
+        context_dim: 2,
+        ..SyntheticProblem::default()
+    };
+    let mut rng = ChaCha20Rng::seed_from_u64(31);
+    let inst = spec.sample(&mut rng).unwrap();
+    let z = Array2::from_shape_fn((15, 3), |(r, k)| match k {
+        0 => (r % 5) as f64 / 4.0,
+        1 => (r / 5) as f64 / 2.0,
+        _ => 0.0,
+    });
+    let v = SurrogateVariance::new(inst.kernel.clone(), z, 16, 0.5).unwrap();
+    let n = 6;
+    let mut best = (0, [0.0, 0.0], f64::NEG_INFINITY);
+    for j0 in 0..n {
+        for j1 in 0..n {
+            let c = [j0 as f64 / (n - 1) as f64, j1 as f64 / (n - 1) as f64];
+            let s2 = v
+                .sigma2(
+                    inst.problem
+                        .joint_all(ndarray::array![c[0], c[1]].view())
+                        .view(),
+                )
+                .unwrap();
+            for (a, &s) in s2.iter().enumerate() {
+                if s > best.2 {
+                    best = (a, c, s);
+                }
+            }
+        }
+    }
+    assert!(best.1[1] > 0.5, "the maximum at {:?}", best.1);
+    for joint in [None, Some(inst.kernel.as_ref())] {
+        let (a, c, s2) = argmax_sigma2(&v, &inst.problem, joint, n).unwrap();
+        assert_eq!(a, best.0);
+        assert_eq!(c.to_vec(), best.1.to_vec());
+        assert!((s2 - best.2).abs() <= 1e-12 * best.2, "{s2} vs {}", best.2);
+    }
+}
