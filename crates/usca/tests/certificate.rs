@@ -279,4 +279,7 @@ fn argmax_sigma2_is_the_largest_sigma2_on_the_grid() {
         assert_eq!(c.to_vec(), best.1.to_vec());
         assert!((s2 - best.2).abs() <= 1e-12 * best.2, "{s2} vs {}", best.2);
     }
+    // One point per dimension: the centre of C.
+    let (_, c, _) = argmax_sigma2(&v, &inst.problem, None, 1).unwrap();
+    assert_eq!(c.to_vec(), vec![0.5, 0.5]);
 }
