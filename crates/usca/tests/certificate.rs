@@ -230,6 +230,13 @@ fn the_cells_tile_a_context_box_off_the_unit_cube() {
     assert!((length - 2.0).abs() < 1e-12, "length {length}");
     let whole = box_grid(&ndarray::array![0.0], &ndarray::array![1.0], 201);
     covered(&cells, &whole, &sigma_max(&v, &problem, &whole));
+
+    // argmax_sigma2's grid spans the same box: with the approximating set at `c = -1`,
+    // `sigma` is largest at the far end, `c = 1`.
+    let z = Array2::from_shape_fn((5, 2), |(r, k)| if k == 0 { r as f64 / 4.0 } else { -1.0 });
+    let v = SurrogateVariance::new(joint.clone(), z, 16, 0.5).unwrap();
+    let (_, c, _) = usca::certificate::argmax_sigma2(&v, &problem, None, 3).unwrap();
+    assert_eq!(c.to_vec(), vec![1.0]);
 }
 
 /// `argmax_sigma2` (where the prediction audits put the differing user) returns the largest

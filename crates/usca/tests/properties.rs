@@ -449,3 +449,49 @@ fn the_bounds_carry_the_rounding_margin() {
     );
     assert!(sigma_c * sigma_c <= computed + 2.0 * margin.absolute);
 }
+
+/// The prediction stage's sensitivity ranges over rewards clipped to its `B` and points of
+/// `X x C` only, so it refuses data clipped to a larger bound or with a point outside, and
+/// accepts data clipped to `B` or tighter.
+#[test]
+fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
+    use ndarray::Array2;
+    use usca::{LearningData, PredictionStage};
+    let b = 1.5;
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
+    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap());
+    let proven = sensitivity(
+        SensitivityRule::Proven,
+        &v,
+        &inst.problem,
+        None,
+        b,
+        &mut rng,
+    )
+    .unwrap();
+    let stage = PredictionStage::new(v, inst.problem.clone(), array![0.4], 1.0, proven).unwrap();
+    // Two points of W: action 0 and the last action, at contexts 0.2 and 0.9.
+    let actions = inst.problem.actions().points();
+    let last = actions.nrows() - 1;
+    let points = Array2::from_shape_fn((2, 2), |(r, k)| match (r, k) {
+        (0, 0) => actions[[0, 0]],
+        (1, 0) => actions[[last, 0]],
+        (0, _) => 0.2,
+        _ => 0.9,
+    });
+    let data = |bound: f64, points: Array2<f64>| {
+        LearningData::new(points, array![0.3, -0.7], bound).unwrap()
+    };
+    for ok in [b, 1.0, 0.7] {
+        assert!(
+            stage.check_data(&data(ok, points.clone())).is_ok(),
+            "B = {ok}"
+        );
+    }
+    assert!(stage.check_data(&data(1.6, points.clone())).is_err());
+    let mut outside = points;
+    outside[[1, 1]] = 1.2;
+    assert!(stage.check_data(&data(b, outside)).is_err());
+}
