@@ -461,7 +461,7 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
     let mut rng = ChaCha20Rng::seed_from_u64(9);
     let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
     let z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
-    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap());
+    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 2, 1.0).unwrap());
     let proven = sensitivity(
         SensitivityRule::Proven,
         &v,
@@ -471,8 +471,15 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
         &mut rng,
     )
     .unwrap();
-    let stage = PredictionStage::new(v, inst.problem.clone(), array![0.4], 1.0, proven).unwrap();
-    // Two points of W: action 0 and the last action, at contexts 0.2 and 0.9.
+    let stage = PredictionStage::new(
+        Arc::clone(&v),
+        inst.problem.clone(),
+        array![0.4],
+        1.0,
+        proven,
+    )
+    .unwrap();
+    // T = 2 points of W: action 0 and the last action, at contexts 0.2 and 0.9.
     let actions = inst.problem.actions().points();
     let last = actions.nrows() - 1;
     let points = Array2::from_shape_fn((2, 2), |(r, k)| match (r, k) {
@@ -491,6 +498,20 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
         );
     }
     assert!(stage.check_data(&data(1.6, points.clone())).is_err());
+    // The utilities are the estimator's mean at the stage's context, one per action, and the
+    // probabilities the exponential mechanism's on them.
+    let d = data(b, points.clone());
+    let u = stage.utilities(&d).unwrap();
+    let fitted = UscaEstimator::fit(Arc::clone(&v), d.clone()).unwrap();
+    let mu = fitted
+        .mu(inst.problem.joint_all(array![0.4].view()).view())
+        .unwrap();
+    assert_eq!(u.len(), actions.nrows());
+    assert_eq!(u, mu.to_vec());
+    assert_eq!(
+        stage.probabilities(&d).unwrap(),
+        stage.mechanism().probabilities(&u).unwrap()
+    );
     let mut outside = points;
     outside[[1, 1]] = 1.2;
     assert!(stage.check_data(&data(b, outside)).is_err());
