@@ -131,6 +131,18 @@ mod tests {
         .unwrap()
     }
 
+    /// Higham's `gamma_n = n u / (1 - n u)` lies strictly above `n u` and within `(n u)^2`
+    /// (times a little) of it; `u = 2^-53`.
+    #[test]
+    fn gamma_is_highams() {
+        assert_eq!(U.to_bits(), 2f64.powi(-53).to_bits());
+        for n in [1usize, 16, 1_000_000] {
+            let nu = n as f64 * U;
+            let g = gamma(n);
+            assert!(g > nu && g <= nu + 1.01 * nu * nu, "n = {n}: {g} vs {nu}");
+        }
+    }
+
     #[test]
     fn the_margin_is_small_grows_as_rho_shrinks_and_is_refused_when_rho_is_tiny() {
         let a = RoundingMargin::new(&variance(1024, 8192, 1.0)).unwrap();

@@ -420,3 +420,34 @@ pub fn proven_sup_sigma2(variance: &SurrogateVariance) -> Result<f64, UscaError>
         })?;
     Ok(sup / variance.tau())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each rule has its own non-empty label (reports name the rule a bound came from).
+    #[test]
+    fn every_rule_has_its_own_label() {
+        let rules = [
+            SensitivityRule::Proven,
+            SensitivityRule::Certified {
+                points_per_dim: 8,
+                refinement_contexts: 0,
+            },
+            SensitivityRule::QueryContext {
+                points_per_dim: None,
+                refinement_contexts: 0,
+            },
+            SensitivityRule::QueryContext {
+                points_per_dim: Some(8),
+                refinement_contexts: 0,
+            },
+            SensitivityRule::PaperEstimate { samples: 10 },
+        ];
+        let labels: Vec<&str> = rules.iter().map(|r| r.label()).collect();
+        for (i, l) in labels.iter().enumerate() {
+            assert!(!l.is_empty());
+            assert!(!labels[..i].contains(l), "{l} twice");
+        }
+    }
+}

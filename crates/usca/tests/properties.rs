@@ -512,6 +512,14 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
         stage.probabilities(&d).unwrap(),
         stage.mechanism().probabilities(&u).unwrap()
     );
+    // A bound remembers the rule it came from (the stage refuses the paper's estimate by it).
+    assert_eq!(proven.rule(), SensitivityRule::Proven);
+    let query = SensitivityRule::QueryContext {
+        points_per_dim: None,
+        refinement_contexts: 0,
+    };
+    let at_query = sensitivity(query, &v, &inst.problem, None, b, &mut rng).unwrap();
+    assert_eq!(at_query.rule(), query);
     let mut outside = points;
     outside[[1, 1]] = 1.2;
     assert!(stage.check_data(&data(b, outside)).is_err());
