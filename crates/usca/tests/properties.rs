@@ -520,6 +520,19 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
     };
     let at_query = sensitivity(query, &v, &inst.problem, None, b, &mut rng).unwrap();
     assert_eq!(at_query.rule(), query);
+    // Placed at a context below the cap, Delta(c) = 2 B S sigma_c rounded upwards by a few
+    // units of roundoff (never downwards).
+    let placed = at_query
+        .at_context(&v, &inst.problem, array![0.4].view())
+        .unwrap();
+    let (cap, sigma_c) = (placed.sup_sigma2().sqrt(), placed.context_sigma().unwrap());
+    assert!(sigma_c < cap, "{sigma_c} vs the cap {cap}");
+    let product = 2.0 * b * cap * sigma_c;
+    assert!(
+        placed.sensitivity() > product && placed.sensitivity() <= product * (1.0 + 1e-14),
+        "{} vs {product}",
+        placed.sensitivity()
+    );
     let mut outside = points;
     outside[[1, 1]] = 1.2;
     assert!(stage.check_data(&data(b, outside)).is_err());
