@@ -537,15 +537,15 @@ mod tests {
     }
 
     /// Lemma 2 and Lemma 12 as printed, at `alpha = 0.5`, `beta = 0.01`, `T = 1000`
-    /// (`n = 1 + ceil(log2 T) = 11`), `B = 2`, `rho = 0.3`; the reference values are the
+    /// (`n = 1 + ceil(log2 T) = 11`), `B = 3` (not 2, where `B^2 = 2B`), `rho = 0.3`; the reference values are the
     /// printed formulas evaluated in 30-digit arithmetic (mpmath):
     /// `16 n (1 + B^2 + 2 rho^2 ln(8T/beta)) ln(10/beta)^2 / alpha^2` and
     /// `16 n (1 + B^2 + rho^2 ln(4T/beta)) ln(4/beta)^2 alpha^2`.
     #[test]
     fn the_papers_printed_sigmas_are_the_printed_formulas() {
-        let l2 = paper_lemma2_sigma(0.5, 0.01, 1000, 2.0, 0.3).unwrap();
-        let l12 = paper_lemma12_sigma(0.5, 0.01, 1000, 2.0, 0.3).unwrap();
-        let (want2, want12) = (250_153.216_747_946_5, 9_731.166_947_625_017);
+        let l2 = paper_lemma2_sigma(0.5, 0.01, 1000, 3.0, 0.3).unwrap();
+        let l12 = paper_lemma12_sigma(0.5, 0.01, 1000, 3.0, 0.3).unwrap();
+        let (want2, want12) = (418_117.348_887_902_1, 17_628.649_379_860_424);
         assert!((l2 - want2).abs() <= 1e-12 * want2, "{l2}");
         assert!((l12 - want12).abs() <= 1e-12 * want12, "{l12}");
     }
@@ -591,15 +591,15 @@ mod tests {
     }
 
     /// Lemma 5 as printed (its `delta` read as `beta`) at `alpha = 0.5`, `beta = 0.01`,
-    /// `B = 2`, `m = 30`; references from mpmath (30 digits):
+    /// `B = 3`, `m = 30`; references from mpmath (30 digits):
     /// `8 ln(5 / (2 beta)) / alpha^2` and `8 (B^2 + 2 ln(8 m / beta)) ln(5 / beta) / alpha^2`.
     #[test]
     fn the_papers_printed_lemma5_variances_are_the_printed_formulas() {
-        let (vx, vu) = paper_lemma5_variances(0.5, 0.01, 2.0, 30).unwrap();
-        let (want_x, want_u) = (176.686_749_371_591_9, 4_806.948_298_676_955);
+        let (vx, vu) = paper_lemma5_variances(0.5, 0.01, 3.0, 30).unwrap();
+        let (want_x, want_u) = (176.686_749_371_591_9, 5_801.285_594_424_506);
         assert!((vx - want_x).abs() <= 1e-12 * want_x, "{vx}");
         assert!((vu - want_u).abs() <= 1e-12 * want_u, "{vu}");
-        assert!(paper_lemma5_variances(0.5, 0.01, 2.0, 0).is_err());
+        assert!(paper_lemma5_variances(0.5, 0.01, 3.0, 0).is_err());
     }
 
     #[test]
