@@ -472,5 +472,18 @@ mod tests {
         for c in [[0.63, 0.25], [0.5, 0.1], [0.9, 0.9], [-0.5, 0.25]] {
             assert!(!cell.contains(array![c[0], c[1]].view()), "{c:?}");
         }
+        // The allowance scales with the coordinates' size: `8 u max(|c|, |g|, h)`, about
+        // 6.3 units in the last place at 101 (ulp 2^-46), so 4 ulps beyond the edge are in and
+        // 16 are out.
+        let far = Cell {
+            centre: array![100.0],
+            half: array![1.0],
+            sigma: 0.0,
+            slack: 0.0,
+            upper: 0.0,
+        };
+        let ulp = 2f64.powi(-46);
+        assert!(far.contains(array![101.0 + 4.0 * ulp].view()));
+        assert!(!far.contains(array![101.0 + 16.0 * ulp].view()));
     }
 }

@@ -237,6 +237,9 @@ fn the_cells_tile_a_context_box_off_the_unit_cube() {
     let v = SurrogateVariance::new(joint.clone(), z, 16, 0.5).unwrap();
     let (_, c, _) = usca::certificate::argmax_sigma2(&v, &problem, None, 3).unwrap();
     assert_eq!(c.to_vec(), vec![1.0]);
+    // One point per dimension: the centre of C, 0 here.
+    let (_, c, _) = usca::certificate::argmax_sigma2(&v, &problem, None, 1).unwrap();
+    assert_eq!(c.to_vec(), vec![0.0]);
 }
 
 /// `argmax_sigma2` (where the prediction audits put the differing user) returns the largest
