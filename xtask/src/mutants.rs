@@ -220,7 +220,8 @@ pub struct Args {
     shard: Option<String>,
     /// Mutants built and tested at once, each in its own copy of the tree and build folder
     /// (`cargo mutants --jobs`). On 2 cores keep 1: with 2, a mutant's build took 15-28 s
-    /// instead of 2-4 s (the other job's tests and build share the cores), a net loss.
+    /// instead of 2-4 s, a net loss (measured; why the builds slowed this much is unexplained:
+    /// no run isolated it).
     #[arg(long, default_value_t = 1)]
     jobs: u32,
 }

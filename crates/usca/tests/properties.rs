@@ -11,12 +11,29 @@ use ndarray::{Array1, array};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use usca::problem::Instance;
 use usca::sensitivity::proven_sup_sigma2;
 use usca::synthetic::SyntheticProblem;
 use usca::{
     LearningData, SensitivityRule, SurrogateVariance, UscaEstimator, learning_stage,
     sample_approximating_set, sensitivity,
 };
+
+/// A problem drawn from `spec` under `seed`, its approximating set of `m` points and the
+/// surrogate variance for `t` rows at `tau`, and the generator after those draws.
+fn surrogate(
+    spec: &SyntheticProblem,
+    seed: u64,
+    m: usize,
+    t: usize,
+    tau: f64,
+) -> (Instance, SurrogateVariance, ChaCha20Rng) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let inst = spec.sample(&mut rng).unwrap();
+    let z = sample_approximating_set(&inst.problem, m, &mut rng).unwrap();
+    let v = SurrogateVariance::new(inst.kernel.clone(), z, t, tau).unwrap();
+    (inst, v, rng)
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
@@ -189,10 +206,8 @@ proptest! {
 fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
     use usca::{PredictionStage, Usca, UscaParams};
     let b = 1.5;
-    let mut rng = ChaCha20Rng::seed_from_u64(7);
-    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-    let z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
-    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap());
+    let (inst, v, mut rng) = surrogate(&SyntheticProblem::default(), 7, 16, 64, 1.0);
+    let v = Arc::new(v);
     let rule = SensitivityRule::QueryContext {
         points_per_dim: None,
         refinement_contexts: 0,
@@ -295,10 +310,7 @@ fn the_stage_and_the_predictor_use_the_sensitivity_of_their_context() {
 #[test]
 fn a_bound_turned_to_the_query_context_is_the_rule_s_own() {
     let b = 1.5;
-    let mut rng = ChaCha20Rng::seed_from_u64(8);
-    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-    let z = sample_approximating_set(&inst.problem, 32, &mut rng).unwrap();
-    let v = SurrogateVariance::new(inst.kernel.clone(), z, 64, 1.0).unwrap();
+    let (inst, v, mut rng) = surrogate(&SyntheticProblem::default(), 8, 32, 64, 1.0);
     let mut rule = |r| sensitivity(r, &v, &inst.problem, Some(&inst.kernel), b, &mut rng).unwrap();
     for (from, to) in [
         (
@@ -342,15 +354,11 @@ fn a_bound_turned_to_the_query_context_is_the_rule_s_own() {
 #[test]
 fn the_batched_query_context_bound_is_the_one_at_each_context() {
     let b = 1.5;
-    let mut rng = ChaCha20Rng::seed_from_u64(9);
-    let inst = SyntheticProblem {
+    let spec = SyntheticProblem {
         context_dim: 2,
         ..SyntheticProblem::default()
-    }
-    .sample(&mut rng)
-    .unwrap();
-    let z = sample_approximating_set(&inst.problem, 48, &mut rng).unwrap();
-    let v = SurrogateVariance::new(inst.kernel.clone(), z, 64, 0.5).unwrap();
+    };
+    let (inst, v, mut rng) = surrogate(&spec, 9, 48, 64, 0.5);
     let qc = sensitivity(
         SensitivityRule::QueryContext {
             points_per_dim: Some(6),
@@ -407,10 +415,7 @@ fn the_bounds_carry_the_rounding_margin() {
     use usca::certificate::certificate;
     use usca::rounding::RoundingMargin;
     let b = 1.5;
-    let mut rng = ChaCha20Rng::seed_from_u64(10);
-    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-    let z = sample_approximating_set(&inst.problem, 256, &mut rng).unwrap();
-    let v = SurrogateVariance::new(inst.kernel.clone(), z, 4096, 1.0).unwrap();
+    let (inst, v, mut rng) = surrogate(&SyntheticProblem::default(), 10, 256, 4096, 1.0);
     let margin = RoundingMargin::new(&v).unwrap();
     assert!(margin.absolute > 1e-7, "{}", margin.absolute);
     let cert = certificate(&v, &inst.problem, inst.kernel.as_ref(), 16, 0).unwrap();
@@ -458,10 +463,8 @@ fn the_prediction_stage_refuses_data_beyond_its_sensitivity() {
     use ndarray::Array2;
     use usca::{LearningData, PredictionStage};
     let b = 1.5;
-    let mut rng = ChaCha20Rng::seed_from_u64(9);
-    let inst = SyntheticProblem::default().sample(&mut rng).unwrap();
-    let z = sample_approximating_set(&inst.problem, 16, &mut rng).unwrap();
-    let v = Arc::new(SurrogateVariance::new(inst.kernel.clone(), z, 2, 1.0).unwrap());
+    let (inst, v, mut rng) = surrogate(&SyntheticProblem::default(), 9, 16, 2, 1.0);
+    let v = Arc::new(v);
     let proven = sensitivity(
         SensitivityRule::Proven,
         &v,
