@@ -195,6 +195,9 @@ pub struct Check {
     pub seed_key: &'static str,
     /// The check.
     pub run: fn(&Context) -> CheckResult,
+    /// Run only in [`Mode::Full`]: its budget does not fit the quick run. A quick run lists it
+    /// in [`Report::full_only_not_run`] instead of running it.
+    pub full_only: bool,
 }
 
 impl Check {
@@ -204,7 +207,14 @@ impl Check {
             id,
             seed_key: id,
             run,
+            full_only: false,
         }
+    }
+
+    /// Run this check only with `--full` ([`Check::full_only`]).
+    pub const fn full_only(mut self) -> Self {
+        self.full_only = true;
+        self
     }
 
     /// Keep the random stream of an earlier id (`key`), so that a renamed check reproduces the
@@ -265,10 +275,10 @@ pub fn run_checks(
     progress: impl FnMut(Progress<'_>) + Send,
 ) -> Report {
     let started = Instant::now();
-    let selected: Vec<&Check> = checks
+    let (selected, not_run): (Vec<&Check>, Vec<&Check>) = checks
         .iter()
         .filter(|c| only.is_none_or(|p| c.id.starts_with(p)))
-        .collect();
+        .partition(|c| settings.mode == Mode::Full || !c.full_only);
     let total = selected.len();
     let progress = Mutex::new(progress);
     let report = |event: Progress<'_>| {
@@ -298,13 +308,15 @@ pub fn run_checks(
                 .expect("every selected check ran")
         })
         .collect();
-    Report::new(
+    let mut report = Report::new(
         settings.mode.name(),
         only.map(str::to_string),
         settings.seed,
         started.elapsed().as_secs_f64(),
         records,
-    )
+    );
+    report.full_only_not_run = not_run.iter().map(|c| c.id.to_string()).collect();
+    report
 }
 
 fn failed(id: &str, measured: String) -> Outcome {

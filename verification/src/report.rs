@@ -58,6 +58,9 @@ pub struct Report {
     pub family_wise_false_alarm_bound: f64,
     /// The records, in the order the checks ran.
     pub checks: Vec<CheckRecord>,
+    /// Checks selected but not run because they run only with `--full` (empty in a full run).
+    #[serde(default)]
+    pub full_only_not_run: Vec<String>,
 }
 
 impl Report {
@@ -91,6 +94,7 @@ impl Report {
             counts,
             family_wise_false_alarm_bound,
             checks,
+            full_only_not_run: Vec::new(),
         }
     }
 
@@ -125,6 +129,18 @@ impl Report {
              (union bound over the checks): at most {:.2e}.\n",
             self.family_wise_false_alarm_bound
         );
+        if !self.full_only_not_run.is_empty() {
+            let _ = writeln!(
+                s,
+                "Not run: {} checks whose budget belongs to `--full` ({}).\n",
+                self.full_only_not_run.len(),
+                self.full_only_not_run
+                    .iter()
+                    .map(|id| format!("`{id}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         let _ = writeln!(
             s,
             "| verdict | id | kind | claim | measured | tightness | s |"

@@ -55,13 +55,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data_dir: args.data_dir.resolve(),
     };
 
-    let n = checks
+    let matching: Vec<_> = checks
         .iter()
         .filter(|c| args.only.as_deref().is_none_or(|p| c.id.starts_with(p)))
+        .collect();
+    if matching.is_empty() {
+        bail!(
+            "no check id starts with {:?}; `cargo xtask verify --list` lists them",
+            args.only.unwrap_or_default()
+        );
+    }
+    let n = matching
+        .iter()
+        .filter(|c| mode == Mode::Full || !c.full_only)
         .count();
     if n == 0 {
         bail!(
-            "no check id starts with {:?}; `cargo xtask verify --list` lists them",
+            "the checks starting with {:?} run only with --full",
             args.only.unwrap_or_default()
         );
     }
@@ -117,6 +127,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.mode,
         report.family_wise_false_alarm_bound
     );
+    if !report.full_only_not_run.is_empty() {
+        println!(
+            "not run (their budget belongs to --full): {}",
+            report.full_only_not_run.join(", ")
+        );
+    }
     println!(
         "report: {} (one page with the plots, filterable by area and verdict)\n        {}\n        {}",
         html_path.display(),

@@ -94,6 +94,10 @@ pub fn checks() -> Vec<Check> {
             "ldp-bo/control/scaling-ignores-data-ldp-moma-gp-ucb",
             |ctx| scaling::broken_control(ctx, Algorithm::Moma, scaling::Broken::IgnoresData),
         ),
+        Check::new("ldp-bo/control/scaling-greedy-ldp-ata-gp-ucb", |ctx| {
+            scaling::broken_control(ctx, Algorithm::Ata, scaling::Broken::Greedy)
+        })
+        .full_only(),
         Check::new(
             "ldp-bo/control/scaling-ignores-data-ldp-ata-gp-ucb",
             |ctx| scaling::broken_control(ctx, Algorithm::Ata, scaling::Broken::IgnoresData),

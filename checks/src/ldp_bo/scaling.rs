@@ -1,12 +1,12 @@
 //! Regret scaling of the three LDP algorithms against their theorems, with power controls:
 //! uniform play, a calibrated `T^0.8` process, and each algorithm with its whole UCB width set to
-//! 0 (greedy; not for ATA, see [`budget`]) and ignoring its data, on its check's horizons and
+//! 0 (greedy; for ATA only in the full run, see [`budget`]) and ignoring its data, on its check's horizons and
 //! seeds. A control the checker does not FAIL is a failed check.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use verification::{CheckKind, Verdict};
-use verification::{CheckResult, Context};
+use verification::{CheckResult, Context, Mode};
 
 use crate::shared::{
     IgnoresData, control_outcome, scaling_config, scaling_outcome, uniform_play_curve,
@@ -145,11 +145,12 @@ pub(super) fn lower_bound_values(horizons: &[usize], epsilon: f64) -> Result<Vec
     horizons.iter().map(|&t| lb.rate(t as u64)).collect()
 }
 
-/// Each scaling check's budget: `T_min`, `T_max` and seeds of the quick run (full: 4 x `T_max`,
-/// 3 x the seeds, 9 horizons instead of 7). Its learner-specific controls (greedy, ignoring its
-/// data) run on the same grid and seeds, so that what they show is the power of this check.
-fn budget(algorithm: Algorithm) -> (usize, usize, usize) {
-    match algorithm {
+/// Each scaling check's grid in `mode`: `(T_min, T_max, seeds, horizons)`. Full: 4 x the quick
+/// `T_max`, 3 x the seeds and 9 horizons, except for ATA (below). Its learner-specific controls
+/// (greedy, ignoring its data) run on the same grid and seeds, so that what they show is the
+/// power of this check.
+fn budget(algorithm: Algorithm, mode: Mode) -> (usize, usize, usize, usize) {
+    let (t_min, t_max, seeds) = match algorithm {
         // From T = 512: the greedy control's regret is linear from there on (raw slope 0.99
         // over 512..32768), while from T = 32 its first, cheap rounds pull its slope below
         // what the check can tell from 1/2 with (ln T)^2 (INCONCLUSIVE at 32..4096).
@@ -158,18 +159,20 @@ fn budget(algorithm: Algorithm) -> (usize, usize, usize) {
         // Greedy ATA is FAILed only from about 2048..32768 with 16 seeds, where the check costs
         // about 150 s: not in the quick budget (docs/ldp-bo.md, "Power, measured").
         Algorithm::Ata => (32, 2048, 8),
+    };
+    match (algorithm, mode) {
+        (_, Mode::Quick) => (t_min, t_max, seeds, 7),
+        // The grid on which greedy ATA is FAILed, with more seeds: the full run carries ATA's
+        // greedy control (`ldp-bo/control/scaling-greedy-ldp-ata-gp-ucb`, full only).
+        (Algorithm::Ata, Mode::Full) => (2048, 32768, 24, 9),
+        (_, Mode::Full) => (t_min, 4 * t_max, 3 * seeds, 9),
     }
 }
 
 /// The horizons and theory of `algorithm`'s scaling check under seed `seed` ([`budget`]).
 fn check_config(ctx: &Context, algorithm: Algorithm, seed: u64) -> ScalingConfig {
-    let (t_min, t_max_quick, seeds_quick) = budget(algorithm);
-    let horizons = geometric_horizons(
-        t_min,
-        ctx.mode.pick(t_max_quick, 4 * t_max_quick),
-        ctx.mode.pick(7, 9),
-    );
-    theory(horizons, ctx.mode.pick(seeds_quick, 3 * seeds_quick), seed)
+    let (t_min, t_max, seeds, n) = budget(algorithm, ctx.mode);
+    theory(geometric_horizons(t_min, t_max, n), seeds, seed)
 }
 
 /// The id of an algorithm's scaling check (whose seed its calibrated control shares).
