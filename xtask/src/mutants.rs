@@ -289,8 +289,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let mut target = out.join(g.name);
             if args.retest_missed {
                 let equivalent = equivalents(&root)?;
-                let (list, _) = outcomes(&target)
-                    .with_context(|| format!("--retest-missed needs a run of {}", g.name))?;
+                let list = outcomes(&target)
+                    .with_context(|| format!("--retest-missed needs a run of {}", g.name))?
+                    .list;
                 let missed: Vec<&String> = list
                     .iter()
                     .filter(|(n, k)| *k == Kind::Missed && !equivalent.contains_key(n))
@@ -450,9 +451,27 @@ fn equivalents(root: &Path) -> anyhow::Result<BTreeMap<String, String>> {
     Ok(map)
 }
 
+/// One group's results: each mutant's outcome, how many were generated, and the seconds the
+/// last run spent building and testing (its baseline included; its retests not).
+struct Results {
+    list: Vec<(String, Kind)>,
+    generated: usize,
+    seconds: f64,
+}
+
+/// The seconds `cargo mutants` recorded for one outcome: the sum of its phases (build, test).
+fn phase_seconds(outcome: &Value) -> f64 {
+    outcome["phase_results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["duration"].as_f64())
+        .sum()
+}
+
 /// The outcomes of one group's last run, with the mutants caught by its earlier runs when the
 /// last one was `--iterate`.
-fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
+fn outcomes(dir: &Path) -> anyhow::Result<Results> {
     let path = dir.join("mutants.out/outcomes.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -464,10 +483,12 @@ fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
         .and_then(|m| m.as_array().map(Vec::len))
         .unwrap_or(0);
     let mut v = Vec::new();
+    let mut seconds = 0.0;
     for o in json["outcomes"]
         .as_array()
         .context("outcomes.json without outcomes")?
     {
+        seconds += phase_seconds(o);
         let Some(name) = o["scenario"]["Mutant"]["name"].as_str() else {
             continue; // the baseline
         };
@@ -514,15 +535,19 @@ fn outcomes(dir: &Path) -> anyhow::Result<(Vec<(String, Kind)>, usize)> {
         }
     }
     let generated = generated.max(v.len());
-    Ok((v, generated))
+    Ok(Results {
+        list: v,
+        generated,
+        seconds,
+    })
 }
 
 fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
     let equivalent = equivalents(root)?;
     let mut md = String::from(
         "# Mutation testing of the privacy-critical code\n\n\
-         | group | tested | of | caught | timeout | missed | equivalent | unviable | score |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         | group | tested | of | caught | timeout | missed | equivalent | unviable | score | minutes |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut unexplained = Vec::new();
     let mut stale = Vec::new();
@@ -532,17 +557,26 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
     let mut sharded = Vec::new();
     for g in groups {
         let dir = out.join(g.name);
-        let (list, generated) = match outcomes(&dir) {
+        let Results {
+            list,
+            generated,
+            seconds,
+        } = match outcomes(&dir) {
             Ok(l) => l,
             Err(e) => {
                 sharded.push(g.name);
-                md.push_str(&format!("| {} | not run ({e}) | | | | | | | |\n", g.name));
+                md.push_str(&format!("| {} | not run ({e}) | | | | | | | | |\n", g.name));
                 continue;
             }
         };
-        if dir.join("shard.txt").exists() {
+        let shard = std::fs::read_to_string(dir.join("shard.txt")).ok();
+        if shard.is_some() {
             sharded.push(g.name);
         }
+        let label = match &shard {
+            Some(k) => format!("{} (shard {})", g.name, k.trim()),
+            None => g.name.to_string(),
+        };
         let mut n = BTreeMap::new();
         let mut equiv = 0;
         for (name, kind) in &list {
@@ -566,8 +600,8 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
             killed as f64 / judged as f64
         };
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
-            g.name,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.1} |\n",
+            label,
             list.len(),
             generated,
             get(Kind::Caught),
@@ -575,7 +609,8 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
             missed,
             equiv,
             get(Kind::Unviable),
-            score
+            score,
+            seconds / 60.0
         ));
     }
     for name in equivalent.keys() {
@@ -588,7 +623,9 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
     }
     md.push_str(
         "\nScore: (caught + timeout) / (tested - unviable - equivalent); `tested` below `of` \
-         means the run was stopped (or is still going) before every generated mutant was tested.\n",
+         means the run was stopped (or is still going) before every generated mutant was tested. \
+         Minutes: the build and test time `cargo mutants` recorded for the last run (baseline \
+         included, retests not), about its wall time at `--jobs 1`.\n",
     );
     if !unexplained.is_empty() {
         md.push_str("\n## Missed, neither killed nor listed as equivalent\n\n");

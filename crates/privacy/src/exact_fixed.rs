@@ -624,6 +624,15 @@ mod tests {
         let n = (1u128 << 65) - 1;
         let mut script = Script(words128(6, 11));
         assert_eq!(uniform_below_wide(n, &mut Bits::new(&mut script)), 11);
+        // A draw of exactly n is rejected (the range is [0, n), not [0, n]).
+        let n = (1u128 << 64) + 5;
+        let mut script = Script([words128(1, 5), words128(0, 9)].concat());
+        assert_eq!(uniform_below_wide(n, &mut Bits::new(&mut script)), 9);
+        // n = 2^65, a power of two: the mask is the bit length of n - 1 (65 bits), not of n
+        // (66), so a high word of 2 (bit 65) reads as 0 and the draw 11 is accepted at once.
+        let n = 1u128 << 65;
+        let mut script = Script([words128(2, 11), words128(0, 13)].concat());
+        assert_eq!(uniform_below_wide(n, &mut Bits::new(&mut script)), 11);
     }
 
     #[test]
