@@ -684,21 +684,23 @@ mod tests {
         use super::{Grid, Hardened};
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
-        // Width 1/2: the scale 2.75 is 11/2 grid units (a denominator other than 1). The
-        // discrete Gaussian of sigma = 5.5 has E z^2 = 30.25 (to 1e-200); the discrete Laplace
-        // of t = 5.5 has E|z| = 2p / (1 - p^2) with p = e^(-1/5.5).
+        // Width 1/2: the scale 2.75 is 11/2 grid units and 1.375 is 11/4 (denominators other
+        // than 1, and other than 2, where d^2 = 2d). The discrete Gaussian of sigma = 11/4 has
+        // E z^2 = 121/16 = 7.5625 (to 1e-60); the discrete Laplace of t = 5.5 has
+        // E|z| = 2p / (1 - p^2) with p = e^(-1/5.5).
         let grid = Grid::new(-1).unwrap();
         let to_f64 =
             |z: num_bigint::BigInt| -> f64 { num_traits::ToPrimitive::to_f64(&z).unwrap() };
         let m2 = (0..N)
             .map(|_| {
-                to_f64(Hardened::reference_discrete_gaussian(2.75, grid, &mut rng).unwrap()).powi(2)
+                to_f64(Hardened::reference_discrete_gaussian(1.375, grid, &mut rng).unwrap())
+                    .powi(2)
             })
             .sum::<f64>()
             / N as f64;
         assert!(
-            (0.96..=1.04).contains(&(m2 / 30.25)),
-            "E z^2 {m2} against 30.25"
+            (0.96..=1.04).contains(&(m2 / 7.5625)),
+            "E z^2 {m2} against 7.5625"
         );
         let p = (-1.0f64 / 5.5).exp();
         let want = 2.0 * p / (1.0 - p * p);
@@ -777,6 +779,21 @@ mod tests {
             .sum::<f64>()
             / N as f64;
         assert!((0.96..=1.04).contains(&(m2 / 25.0)), "E z^2 {m2}");
+        // And of the hardened discrete Laplace: scale 2.5 on the grid 1/2 is t = 5 units,
+        // E|z| = 2p / (1 - p^2) with p = e^(-1/5) (within 3%: about six standard errors).
+        let p = (-1.0f64 / 5.0).exp();
+        let want = 2.0 * p / (1.0 - p * p);
+        let m1 = (0..N)
+            .map(|_| {
+                let z = Hardened::discrete_laplace(2.5, grid, &mut rng).unwrap();
+                num_traits::ToPrimitive::to_f64(&z).unwrap().abs()
+            })
+            .sum::<f64>()
+            / N as f64;
+        assert!(
+            (0.97..=1.03).contains(&(m1 / want)),
+            "E|z| {m1} against {want}"
+        );
     }
 
     #[test]

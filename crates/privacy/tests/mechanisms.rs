@@ -170,6 +170,9 @@ fn exponential_mechanism_law_and_power() {
     assert_eq!(big, vec![1.0, 0.0]);
     assert_eq!(m.select_with_uniform(&u, 0.0).unwrap(), 0);
     assert_eq!(m.select_with_uniform(&u, 0.999_999).unwrap(), 4);
+    // The first i whose cumulative probability exceeds u (strictly): u equal to p_0 selects 1.
+    assert_eq!(m.select_with_uniform(&u, p[0]).unwrap(), 1);
+    assert_eq!(m.select_with_uniform(&u, p[0].next_down()).unwrap(), 0);
     // Frequencies of the exact sampler: all within the simultaneous Hoeffding threshold at
     // false-failure probability 1e-7; the same test rejects eps 10% larger.
     let n = 100_000;
@@ -191,6 +194,19 @@ fn exponential_mechanism_law_and_power() {
     );
     let f = freq(&ExponentialMechanism::new(2.2, 1.0).unwrap(), 6);
     assert!(f.iter().zip(&p).any(|(a, b)| (a - b).abs() > thr), "power");
+    // The same law for utilities shifted by 1/4 (no zero among them, every one a fraction: the
+    // exact arithmetic's common exponent comes from the non-zero utilities).
+    let shifted: Vec<f64> = u.iter().map(|x| x + 0.25).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let mut c = vec![0usize; u.len()];
+    for _ in 0..n {
+        c[m.select(&shifted, &mut rng).unwrap()] += 1;
+    }
+    let f: Vec<f64> = c.into_iter().map(|x| x as f64 / n as f64).collect();
+    assert!(
+        f.iter().zip(&p).all(|(a, b)| (a - b).abs() <= thr),
+        "{f:?} vs {p:?} (thr {thr})"
+    );
     // Extreme and mixed exponents: exact arithmetic, no overflow.
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for _ in 0..200 {
