@@ -245,3 +245,69 @@ fn pld_at_q_one_bounds_the_exact_gaussian() {
     );
     assert!(pld.epsilon_optimistic <= hi + 1e-9);
 }
+
+/// Calibrations checked away from the settings where a wrong operator gives the right answer
+/// (`rho = 1/2`, where `s / sqrt(2 rho) = s sqrt(2 rho)`; sensitivity 1, where `x / s = x s`;
+/// the grid factor, a relative `2^-20`).
+#[test]
+fn calibrations_away_from_their_fixed_points() {
+    use privacy::mechanisms::{Neighbouring, OuterProductGaussian};
+    // zCDP: sigma = s / sqrt(2 rho) = 3 / 2 at rho = 2 (textbook: no grid factor).
+    let g = GaussianMechanism::zcdp(2.0, 3.0)
+        .unwrap()
+        .with_sampler(Sampler::Textbook)
+        .unwrap();
+    assert_eq!(g.sigma().to_bits(), 1.5f64.to_bits());
+    assert_eq!(g.sampler(), Sampler::Textbook);
+    // The outer product at rho = 2: sigma = its effective sensitivity / 2.
+    let m = OuterProductGaussian::zcdp(3, 1.0, 1.0, Neighbouring::Replace, 2.0)
+        .unwrap()
+        .with_sampler(Sampler::Textbook);
+    assert_eq!(
+        m.sigma().to_bits(),
+        (m.effective_sensitivity() / 2.0).to_bits()
+    );
+    // The exact Gaussian delta at sensitivity 2 is that of sigma / 2 at sensitivity 1:
+    // 0.10874437688858545485 (mpmath, 40 digits) for sigma = 3, eps = 1/2 (statrs' normal CDF
+    // gives it to about 1e-10 relative).
+    assert_relative_eq!(
+        gaussian_delta(3.0, 2.0, 0.5),
+        0.108_744_376_888_585_45,
+        max_relative = 1e-9
+    );
+    // The hardened Laplace scale carries the grid factor exactly: Delta (1 + 2^-20) / eps.
+    let l = LaplaceMechanism::new(0.5, 3.0).unwrap();
+    assert_eq!(l.sampler(), Sampler::Hardened);
+    assert_eq!(
+        l.scale().to_bits(),
+        (3.0 * (1.0 + GRID_SLACK) / 0.5).to_bits()
+    );
+}
+
+/// The analytic Gaussian refuses a target where rounding alone can move the computed delta past
+/// its margin, instead of answering with a sigma that misses it: at eps = 1e-12, delta = 1e-20 the bisection's sigma
+/// (5.004e12) has a true delta of 1.0457e-20 (mpmath, 60 digits); at eps = 1e-300 the computed
+/// delta reads 0 from sigma of about 1e17 on. The corner of the verified range is answered.
+#[test]
+fn the_analytic_gaussian_refuses_targets_it_cannot_evaluate() {
+    use privacy::mechanisms::gaussian::analytic_sigma;
+    for (eps, delta) in [
+        (1e-300, 5e-324),
+        (1e-300, 1e-300),
+        (1e-12, 1e-20),
+        (0.001, 1e-10),
+    ] {
+        let r = analytic_sigma(eps, delta, 1.0);
+        assert!(r.is_err(), "eps {eps}, delta {delta}: {r:?}");
+    }
+    for (eps, delta) in [
+        (0.05, 1e-14),
+        (20.0, 1e-14),
+        (0.05, 0.5),
+        (0.01, 1e-14),
+        (300.0, 1e-10),
+    ] {
+        let s = analytic_sigma(eps, delta, 1.0).unwrap();
+        assert!(gaussian_delta(s, 1.0, eps) <= delta);
+    }
+}

@@ -31,6 +31,9 @@ fn quoted_values() {
     // Only rewards, only features.
     let only_y = packed_outer_product_sensitivity(0.0, 2.0, Neighbouring::Replace).unwrap();
     assert!((only_y - 4.0).abs() < 1e-15);
+    // b^2, not 2b (which agrees at b = 2).
+    let only_y = packed_outer_product_sensitivity(0.0, 3.0, Neighbouring::Replace).unwrap();
+    assert!((only_y - 9.0).abs() < 1e-15);
     let only_phi = packed_outer_product_sensitivity(2.0, 0.0, Neighbouring::Replace).unwrap();
     assert!((only_phi - 4.0 * std::f64::consts::SQRT_2).abs() < 1e-14);
 }
