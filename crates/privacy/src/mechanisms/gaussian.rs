@@ -92,9 +92,7 @@ pub fn gaussian_epsilon(sigma: f64, l2_sensitivity: f64, delta: f64) -> Result<f
 
 /// The analytic Gaussian calibration of Balle & Wang 2018 (Theorem 8, Algorithm 1 solved by
 /// bisection): the smallest `sigma` with `gaussian_delta(sigma, Delta, eps) <= delta`, times
-/// `1 + ANALYTIC_SIGMA_MARGIN`, for `eps > 0`, `delta` in (0, 1) where `gaussian_delta` is
-/// well-conditioned at the answer ([`MAX_DELTA_CONDITION`]); a target beyond that (small `eps`
-/// with a much smaller `delta`) is an error, not a sigma that misses it.
+/// `1 + ANALYTIC_SIGMA_MARGIN`, for `eps > 0`, `delta` in (0, 1) up to [`MAX_DELTA_ROUNDING`].
 /// `gaussian_delta` is decreasing in `sigma`; the bisection stops when the bracket is below
 /// `1e-15` relative.
 ///
@@ -141,46 +139,7 @@ pub fn analytic_sigma(epsilon: f64, delta: f64, l2_sensitivity: f64) -> Result<f
             break;
         }
     }
-    // Refuse where rounding alone can move the computed delta by more than the margin
-    // covers ([`MAX_DELTA_ROUNDING`]): there the bisection finds where the computed delta
-    // crosses the target, not where the true one does.
-    let rounding = gaussian_delta_rounding(hi, 1.0, e);
-    if rounding.is_nan() || rounding > MAX_DELTA_ROUNDING {
-        return Err(PrivacyError::Calibration(format!(
-            "analytic Gaussian: eps={e}, delta={d} is beyond the accurate range of the exact delta in double precision (rounding alone may move it by {rounding:e} relative at the answer, above {MAX_DELTA_ROUNDING:e})"
-        )));
-    }
-    Ok(s * hi * (1.0 + ANALYTIC_SIGMA_MARGIN))
-}
-
-/// The largest relative rounding error of [`gaussian_delta`] ([`gaussian_delta_rounding`]) at
-/// which [`analytic_sigma`] answers: `1e-10`, a ninth of the `8.9e-10` by which its margin lowers
-/// delta, and five times the largest value over the range its accuracy was verified on against
-/// mpmath (`eps` in `[0.05, 20]`, `delta` in `[1e-14, 0.5]`: `2.1e-11`, at `eps = 0.05`,
-/// `delta = 1e-14`). Beyond it small `eps` with a much smaller `delta` make the two terms of
-/// `delta(eps)` nearly cancel: at `eps = 1e-12`, `delta = 1e-20` (bound 0.19) the bisection's
-/// sigma had a true delta 4.6% above the target (mpmath), and at `eps = 1e-300` the computed
-/// delta reads 0 from sigma of about `1e17` on. Refused, for example: `eps = 0.001` with
-/// `delta <= 1e-8` (mpmath values of the bound: 1.2e-10 at `1e-8`, 2.6e-10 at `1e-10`).
-pub const MAX_DELTA_ROUNDING: f64 = 1e-10;
-
-/// A bound on the relative error that rounding puts into [`gaussian_delta`] as evaluated:
-/// `delta = e^F (1 - e^D)` with `F = ln T1`, `D = ln T2 - ln T1` (`T1`, `T2` its two normal
-/// terms), and `F`, `S = F + D` each rounded to within `2u |.|` (`u = 2^-53`), so `D` is off by
-/// at most `4u (|F| + |S|)` and `delta` by that over `e^-D - 1` relatively (infinite when the
-/// computed delta is 0). The smooth error of the normal CDF itself (about `5e-11` in `ln Phi`,
-/// nearly the same at the two nearby arguments) is not in it.
-pub fn gaussian_delta_rounding(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
-    let a = l2_sensitivity / (2.0 * sigma);
-    let b = epsilon * sigma / l2_sensitivity;
-    let first = ln_normal_cdf(a - b);
-    let second = epsilon + ln_normal_cdf(-a - b);
-    let d = second - first;
-    if d >= 0.0 {
-        f64::INFINITY
-    } else {
-        2.0 * f64::EPSILON * (first.abs() + second.abs()) / (-d).exp_m1()
-    }
+    within_precision(hi, e, d).map(|hi| s * hi * (1.0 + ANALYTIC_SIGMA_MARGIN))
 }
 
 /// The relative safety margin of [`analytic_sigma`] (see there).
@@ -427,6 +386,50 @@ impl Mechanism for GaussianMechanism {
     fn release<R: Rng + ?Sized>(&self, input: &f64, rng: &mut R) -> Result<f64, PrivacyError> {
         self.release_scalar(*input, rng)
     }
+}
+
+/// The largest relative rounding error of [`gaussian_delta`] ([`gaussian_delta_rounding`]) at
+/// which [`analytic_sigma`] answers: `1e-10`, a ninth of the `8.9e-10` by which its margin lowers
+/// delta, and five times the largest value over the range its accuracy was verified on against
+/// mpmath (`eps` in `[0.05, 20]`, `delta` in `[1e-14, 0.5]`: `2.1e-11`, at `eps = 0.05`,
+/// `delta = 1e-14`). Beyond it small `eps` with a much smaller `delta` make the two terms of
+/// `delta(eps)` nearly cancel: at `eps = 1e-12`, `delta = 1e-20` (bound 0.19) the bisection's
+/// sigma had a true delta 4.6% above the target (mpmath), and at `eps = 1e-300` the computed
+/// delta reads 0 from sigma of about `1e17` on. Refused, for example: `eps = 0.001` with
+/// `delta <= 1e-8` (mpmath values of the bound: 1.2e-10 at `1e-8`, 2.6e-10 at `1e-10`).
+pub const MAX_DELTA_ROUNDING: f64 = 1e-10;
+
+/// A bound on the relative error that rounding puts into [`gaussian_delta`] as evaluated:
+/// `delta = e^F (1 - e^D)` with `F = ln T1`, `D = ln T2 - ln T1` (`T1`, `T2` its two normal
+/// terms), and `F`, `S = F + D` each rounded to within `2u |.|` (`u = 2^-53`), so `D` is off by
+/// at most `4u (|F| + |S|)` and `delta` by that over `e^-D - 1` relatively (infinite when the
+/// computed delta is 0). The smooth error of the normal CDF itself (about `5e-11` in `ln Phi`,
+/// nearly the same at the two nearby arguments) is not in it.
+pub fn gaussian_delta_rounding(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
+    let a = l2_sensitivity / (2.0 * sigma);
+    let b = epsilon * sigma / l2_sensitivity;
+    let first = ln_normal_cdf(a - b);
+    let second = epsilon + ln_normal_cdf(-a - b);
+    let d = second - first;
+    if d >= 0.0 {
+        f64::INFINITY
+    } else {
+        2.0 * f64::EPSILON * (first.abs() + second.abs()) / (-d).exp_m1()
+    }
+}
+
+/// `sigma_1`, the bisection's answer at sensitivity 1 for `(eps, delta)`, unless rounding alone
+/// can move the computed delta there by more than [`MAX_DELTA_ROUNDING`] relative: then the
+/// bisection has found where the *computed* delta crosses the target, not where the true one
+/// does, and the target is refused (small `eps` with a much smaller `delta`).
+fn within_precision(sigma_1: f64, epsilon: f64, delta: f64) -> Result<f64, PrivacyError> {
+    let rounding = gaussian_delta_rounding(sigma_1, 1.0, epsilon);
+    if rounding.is_nan() || rounding > MAX_DELTA_ROUNDING {
+        return Err(PrivacyError::Calibration(format!(
+            "analytic Gaussian: eps={epsilon}, delta={delta} is beyond the accurate range of the exact delta in double precision (rounding alone may move it by {rounding:e} relative at the answer, above {MAX_DELTA_ROUNDING:e})"
+        )));
+    }
+    Ok(sigma_1)
 }
 
 #[cfg(test)]

@@ -430,7 +430,7 @@ mod tests {
     use super::{SubsampledGaussian, WeightCalibration};
     use crate::Sampler;
     use crate::sampler::{GRID_SLACK, Grid, Norm};
-    use ndarray::array;
+    use ndarray::{Array2, array};
     use rand::SeedableRng;
 
     #[test]
@@ -477,17 +477,19 @@ mod tests {
     #[test]
     #[allow(clippy::float_cmp)] // grid units are exact integers
     fn the_release_lies_on_the_grid_of_all_its_coordinates() {
-        // P = 2 aggregates of M = 3 coordinates: the grid is the one for 6 coordinates in L2,
-        // width 2^k <= 2^-20 sensitivity / sqrt(6); not the coarser one of fewer coordinates
-        // (some release is an odd multiple of the width).
+        // P = 8 aggregates of M = 8 coordinates: the grid is the one for 64 coordinates in
+        // L2, width 2^k <= 2^-20 sensitivity / 8; not the coarser one of fewer coordinates
+        // (some release is an odd multiple of the width). P + M = 16 coordinates would give a
+        // grid exactly twice as coarse (at P = 2, M = 3, P + M = 5 gives the same grid as 6).
         let m = SubsampledGaussian::new(1.0, 1.0, 1.0).unwrap();
-        let vectors = array![[0.1, 0.2, 0.3], [0.3, 0.2, 0.1]];
-        let weights = array![[1.0, 0.5], [0.5, 1.0]];
+        let vectors = Array2::from_shape_fn((2, 8), |(i, j)| 0.1 * ((i + j) % 3) as f64);
+        let weights =
+            Array2::from_shape_fn((2, 8), |(i, j)| if (i + j) % 2 == 0 { 1.0 } else { 0.5 });
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(29);
         let a = m
             .aggregate_with_subsample(vectors.view(), weights.view(), &mut rng)
             .unwrap();
-        let width = Grid::for_sensitivity(m.sensitivity(1.0), 6, Norm::L2)
+        let width = Grid::for_sensitivity(m.sensitivity(1.0), 64, Norm::L2)
             .unwrap()
             .width();
         let units: Vec<f64> = a.vectors.iter().map(|x| x / width).collect();
