@@ -370,6 +370,68 @@ mod tests {
         assert_eq!(c.epsilon_at(1e-7), None);
     }
 
+    /// Hand values on both lines of the (eps, delta) trade-off (eps = ln 2, delta = 0.1): at
+    /// alpha = 0.2, `1 - 0.1 - 2 * 0.2 = 0.5`; at alpha = 0.5, `(1 - 0.1 - 0.5) / 2 = 0.2`.
+    #[test]
+    fn approximate_dp_tradeoff_at_hand_values() {
+        let l2 = 2f64.ln();
+        assert_abs_diff_eq!(approximate_dp_tradeoff(l2, 0.1, 0.2), 0.5, epsilon = 1e-15);
+        assert_abs_diff_eq!(approximate_dp_tradeoff(l2, 0.1, 0.5), 0.2, epsilon = 1e-15);
+        assert_eq!(
+            approximate_dp_tradeoff(l2, 0.1, 0.95).to_bits(),
+            0f64.to_bits()
+        );
+    }
+
+    #[test]
+    fn the_stated_delta_is_zero_for_pure_its_own_for_approximate_none_otherwise() {
+        let eps = Epsilon::new(1.0).unwrap();
+        let pure = claim(Guarantee::PureDp { epsilon: eps });
+        assert_eq!(pure.stated_delta().map(f64::to_bits), Some(0f64.to_bits()));
+        let approx = claim(Guarantee::ApproximateDp {
+            epsilon: eps,
+            delta: Delta::new(1e-6).unwrap(),
+        });
+        assert_eq!(
+            approx.stated_delta().map(f64::to_bits),
+            Some(1e-6f64.to_bits())
+        );
+        let rho = claim(Guarantee::Zcdp {
+            rho: Rho::new(0.5).unwrap(),
+        });
+        assert_eq!(rho.stated_delta(), None);
+        // A delta outside [0, 1) has no epsilon, whatever the guarantee.
+        for d in [1.0, 1.5, -0.1, f64::INFINITY, f64::NAN] {
+            assert_eq!(pure.epsilon_at(d), None, "{d}");
+        }
+    }
+
+    /// A zCDP claim's trade-off is the maximum over its grid of deltas of the (eps(delta),
+    /// delta) lines: at or below the maximum over a grid ten times finer (the same formula, so
+    /// this checks the grid, not the conversion), and within 1e-3 of it; at alpha = 0 it is
+    /// `1 - 1e-16`, the grid's smallest delta.
+    #[test]
+    fn the_zcdp_tradeoff_is_the_maximum_over_its_delta_grid() {
+        let c = claim(Guarantee::Zcdp {
+            rho: Rho::new(0.5).unwrap(),
+        });
+        let fine = |alpha: f64| {
+            (1..=1600)
+                .map(|j| 10f64.powf(-f64::from(j) / 100.0))
+                .filter_map(|d| {
+                    zcdp_to_epsilon(0.5, d, ZcdpConversion::Cks)
+                        .ok()
+                        .map(|e| approximate_dp_tradeoff(e, d, alpha))
+                })
+                .fold(0.0, f64::max)
+        };
+        for alpha in [1e-6, 1e-3, 0.01, 0.1, 0.3, 0.6] {
+            let (t, f) = (c.tradeoff(alpha), fine(alpha));
+            assert!(t <= f + 1e-15 && t >= f - 1e-3, "alpha {alpha}: {t} vs {f}");
+        }
+        assert_eq!(c.tradeoff(0.0).to_bits(), (1.0 - 1e-16f64).to_bits());
+    }
+
     #[test]
     fn rdp_curve_validation() {
         assert!(Guarantee::rdp_curve(vec![], vec![]).is_err());

@@ -166,10 +166,23 @@ mod tests {
     #[test]
     fn inverse_law_by_hand() {
         // eps(z) = 2 / z: the smallest z with eps <= 0.5 is 4.
-        let c = smallest_noise_multiplier(0.5, 1e-4, |z| Ok(2.0 / z), no_progress).unwrap();
+        let mut calls = 0usize;
+        let c = smallest_noise_multiplier(
+            0.5,
+            1e-4,
+            |z| {
+                calls += 1;
+                Ok(2.0 / z)
+            },
+            no_progress,
+        )
+        .unwrap();
         assert!(c.noise_multiplier >= 4.0 && c.noise_multiplier < 4.0 + 1e-4);
         assert!(c.epsilon <= 0.5);
         assert!(c.epsilon_below.unwrap() > 0.5);
+        // The count it reports is the number of times it asked the accountant.
+        assert_eq!(c.evaluations, calls);
+        assert!(calls > 10, "{calls}");
     }
 
     #[test]
