@@ -185,6 +185,28 @@ mod tests {
         assert!(calls > 10, "{calls}");
     }
 
+    /// The search's cost and its brackets, by hand. `eps(z) = 1000 / z`, target 1, resolution
+    /// 1e-3: the bracket doubles from 1 to 1024 (11 evaluations; 512 is known to be above the
+    /// target without a new evaluation), the bisection halves the width 512 down to 1e-3 (19
+    /// evaluations: 512 / 2^19 < 1e-3 <= 512 / 2^18) and one check below: 31 in all, the answer
+    /// within 1e-3 above 1000.
+    #[test]
+    fn the_search_doubles_then_bisects_with_the_evaluations_counted_by_hand() {
+        let c = smallest_noise_multiplier(1.0, 1e-3, |z| Ok(1000.0 / z), no_progress).unwrap();
+        assert!(c.noise_multiplier >= 1000.0 && c.noise_multiplier < 1000.0 + 1e-3);
+        assert_eq!(c.evaluations, 31);
+        // A target met exactly at z = 1: the answer is 1 itself.
+        let c = smallest_noise_multiplier(2.0, 1e-3, |z| Ok(2.0 / z), no_progress).unwrap();
+        assert_eq!(c.noise_multiplier.to_bits(), 1f64.to_bits());
+        assert_eq!(c.epsilon.to_bits(), 2f64.to_bits());
+        // A target met below z = 1/2 (eps = 0.1 / z, target 1: z = 0.1): the bracket is
+        // searched downwards from 1, not assumed to start at 1/2.
+        let c = smallest_noise_multiplier(1.0, 1e-3, |z| Ok(0.1 / z), no_progress).unwrap();
+        assert!(c.noise_multiplier >= 0.1 && c.noise_multiplier < 0.1 + 1e-3);
+        // An accountant answering NaN is an error, not a number compared with the target.
+        assert!(smallest_noise_multiplier(1.0, 1e-3, |_| Ok(f64::NAN), no_progress).is_err());
+    }
+
     #[test]
     fn rdp_calibration_meets_the_target_and_is_tight() {
         let eps = |z: f64| {
