@@ -203,6 +203,34 @@ mod tests {
         // searched downwards from 1, not assumed to start at 1/2.
         let c = smallest_noise_multiplier(1.0, 1e-3, |z| Ok(0.1 / z), no_progress).unwrap();
         assert!(c.noise_multiplier >= 0.1 && c.noise_multiplier < 0.1 + 1e-3);
+        // Resolution 1/2, a power of two: the bisection stops when the width (512 / 2^k) is
+        // at most 1/2, after 10 halvings (not 11): 11 + 10 + 1 = 22 evaluations.
+        let c = smallest_noise_multiplier(1.0, 0.5, |z| Ok(1000.0 / z), no_progress).unwrap();
+        assert!(c.noise_multiplier >= 1000.0 && c.noise_multiplier <= 1000.5);
+        assert_eq!(c.evaluations, 22);
+        // An answer within one resolution of the smallest noise multiplier (eps = 1.5e-6 / z,
+        // target 1, resolution 1e-6: the search stops at 2^-19 = 1.9e-6, whose point below,
+        // 9e-7, is under MIN_NOISE_MULTIPLIER): no point below is evaluated.
+        let c = smallest_noise_multiplier(1.0, 1e-6, |z| Ok(1.5e-6 / z), no_progress).unwrap();
+        assert_eq!(c.noise_multiplier.to_bits(), 2f64.powi(-19).to_bits());
+        assert_eq!(c.epsilon_below, None);
+        // A non-monotone accountant whose point below the bisection's answer meets the target
+        // exactly (eps = 1 at z = 0.7, 5 around it): the search steps down to it, and the point
+        // below that (0.4) is the one reported as above the target.
+        let spike = |z: f64| {
+            Ok(if z >= 1.0 || (0.69..0.71).contains(&z) {
+                1.0
+            } else {
+                5.0
+            })
+        };
+        let c = smallest_noise_multiplier(1.0, 0.3, spike, no_progress).unwrap();
+        assert!(
+            (c.noise_multiplier - 0.7).abs() < 1e-15,
+            "{}",
+            c.noise_multiplier
+        );
+        assert_eq!(c.epsilon_below, Some(5.0));
         // An accountant answering NaN is an error, not a number compared with the target.
         assert!(smallest_noise_multiplier(1.0, 1e-3, |_| Ok(f64::NAN), no_progress).is_err());
     }

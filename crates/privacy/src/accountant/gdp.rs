@@ -246,6 +246,44 @@ mod tests {
         }
     }
 
+    /// `delta_upper` is the evaluation plus exactly the allowance derived in its docs: the
+    /// formula transcribed here term by term in the same order (so equal to the bit), at four
+    /// points, two in each branch of `terms`. That the allowance covers the true error is
+    /// checked against mpmath by `large_mu_is_exact_and_an_upper_bound`; this pins each term
+    /// (a term dropped or its sign flipped changes the bound by a few ulps).
+    #[test]
+    fn the_upper_bound_adds_the_documented_allowance() {
+        let u = f64::EPSILON / 2.0;
+        for (mu, eps) in [(3.0, 2.0), (0.5, 0.3), (100.0, 5425.5), (5.0, 187.5)] {
+            let (a, b) = (-eps / mu + mu / 2.0, -eps / mu - mu / 2.0);
+            let e_arg = 2.0 * u * (eps / mu + mu / 2.0);
+            let r1 = 2.0 * u * (4.0 + a * a) + ((-a).max(0.0) + 1.0) * e_arg;
+            let ln_b = normal::ln_cdf(b);
+            let r2 = 2.0 * u * (4.0 + b * b)
+                + (b.abs() + 1.0) * e_arg
+                + u * (eps + ln_b.abs())
+                + 2.0 * u;
+            let (first, second) = terms(mu, eps);
+            let want = (first * (1.0 + 2.0 * r1) - second * (1.0 - 2.0 * r2)).max(0.0);
+            let got = delta_upper(mu, eps);
+            assert_eq!(got.to_bits(), want.to_bits(), "mu {mu}, eps {eps}");
+            assert!(got > delta_unchecked(mu, eps), "mu {mu}, eps {eps}");
+        }
+    }
+
+    /// Where `Phi(b)` underflows below an `eps` at which `e^eps` is still finite (`mu = 5`,
+    /// `eps = 187.5`: `a = -35`, `b = -40`, `Phi(b) = 3.7e-350`), the second term is formed in
+    /// log space: `delta = 1.40426173285576569e-269` (mpmath, 50 digits), not `Phi(a) =
+    /// 1.12e-268` (the value with the second term lost).
+    #[test]
+    fn the_second_term_survives_an_underflowing_normal_tail() {
+        let d = gdp_delta(5.0, 187.5).unwrap();
+        assert!(
+            (d / 1.404_261_732_855_765_7e-269 - 1.0).abs() < 1e-9,
+            "{d:e}"
+        );
+    }
+
     /// Composition adds the squares: T Gaussians of mu each are one of mu sqrt(T); the
     /// composed epsilon equals the single mechanism's at that mu.
     #[test]
