@@ -284,6 +284,18 @@ mod tests {
         );
     }
 
+    /// Past `eps = 1e6` the answer is `Unbounded`, not a search without end: at `mu = 1500` the
+    /// root is about `mu^2 / 2 = 1.1e6`; at `mu = 1000` (about `5.0e5`) it is found.
+    #[test]
+    fn an_epsilon_beyond_a_million_is_unbounded() {
+        assert!(matches!(
+            gdp_epsilon(1500.0, 1e-5),
+            Err(PrivacyError::Unbounded(_))
+        ));
+        let e = gdp_epsilon(1000.0, 1e-5).unwrap();
+        assert!(e > 5.0e5 && e < 5.1e5, "{e}");
+    }
+
     /// Composition adds the squares: T Gaussians of mu each are one of mu sqrt(T); the
     /// composed epsilon equals the single mechanism's at that mu.
     #[test]
