@@ -200,9 +200,19 @@ impl ZcdpAccountant {
 mod tests {
     use super::*;
 
+    /// The order search returns the minimiser too: `(alpha - 3)^2 + 1` over `alpha > 1` is
+    /// least at 3, with value 1 (the refined point, not the scan's, 0.15 apart in
+    /// `ln(alpha - 1)`).
+    #[test]
+    fn the_order_search_returns_the_minimiser() {
+        let (v, alpha) = minimise_over_order(|a| (a - 3.0).powi(2) + 1.0, -5.0, 5.0);
+        assert!((alpha - 3.0).abs() < 1e-6, "{alpha}");
+        assert!((v - 1.0).abs() < 1e-12, "{v}");
+    }
+
     /// The CKS conversion is the minimum over the order, found to 1e-12 relative: mpmath's
-    /// minimum (40 digits, the root of the derivative) at five settings, with the optimal
-    /// order from 1.47 to 413 (the scan's grid alone is 0.15 apart in ln(alpha - 1)).
+    /// minimum (40 digits, the root of the derivative; 50 digits, golden section, at rho = 1e-8) at six settings, with the optimal
+    /// order from 1.47 to 14018 (the scan's grid alone is 0.15 apart in ln(alpha - 1)).
     #[test]
     fn cks_is_the_minimum_over_the_order_to_mpmath_precision() {
         for (rho, delta, want) in [
@@ -211,6 +221,9 @@ mod tests {
             (2.0, 1e-3, 8.416_064_294_321_276_8),
             (1e-4, 1e-10, 0.080_143_698_441_725_963),
             (50.0, 1e-5, 96.035_270_675_173_148),
+            // alpha = 14018: ln(alpha - 1) = 9.5, outside the +-15 search window were it
+            // centred on sqrt(L rho) instead of sqrt(L / rho).
+            (1e-8, 1e-5, 2.090_152_455_414_772e-4),
         ] {
             let got = zcdp_to_epsilon(rho, delta, ZcdpConversion::Cks).unwrap();
             assert!(
