@@ -211,8 +211,9 @@ mod tests {
     }
 
     /// The CKS conversion is the minimum over the order, found to 1e-12 relative: mpmath's
-    /// minimum (40 digits, the root of the derivative; 50 digits, golden section, at rho = 1e-8) at six settings, with the optimal
-    /// order from 1.47 to 14018 (the scan's grid alone is 0.15 apart in ln(alpha - 1)).
+    /// minimum (40 digits, the root of the derivative; at rho = 1e-8, 50 digits by golden
+    /// section) at six settings, with the optimal order from 1.47 to 14018 (the scan's grid
+    /// alone is 0.15 apart in ln(alpha - 1)).
     #[test]
     fn cks_is_the_minimum_over_the_order_to_mpmath_precision() {
         for (rho, delta, want) in [
