@@ -200,6 +200,34 @@ impl ZcdpAccountant {
 mod tests {
     use super::*;
 
+    /// The CKS inverse is the largest rho meeting the target: the conversion at it is at most
+    /// eps, and 1e-9 (relative) more rho exceeds it; at eps = 0.1 and 0.01 its bracket must
+    /// grow past twice the classic rho (CKS is that much tighter there).
+    #[test]
+    fn rho_for_target_is_the_largest_rho_meeting_the_target() {
+        let cks = ZcdpConversion::Cks;
+        for (e, d) in [(0.1, 1e-5), (0.01, 1e-3), (1.0, 1e-5), (50.0, 1e-5)] {
+            let rho = rho_for_target(e, d, cks).unwrap();
+            assert!(zcdp_to_epsilon(rho, d, cks).unwrap() <= e, "eps {e}");
+            assert!(
+                zcdp_to_epsilon(rho * (1.0 + 1e-9), d, cks).unwrap() > e,
+                "eps {e}"
+            );
+        }
+    }
+
+    /// The Gaussian noise for a target: `Delta sqrt(k / (2 rho*))` with the classic
+    /// `rho* = (eps / (sqrt(L + eps) + sqrt(L)))^2`, `L = ln(1/delta)`, written out here at
+    /// `Delta = 2`, `k = 3`, `(eps, delta) = (1, 1e-5)`.
+    #[test]
+    fn the_gaussian_noise_for_a_target_by_hand() {
+        let l = 1e5f64.ln();
+        let rho = (1.0 / ((l + 1.0).sqrt() + l.sqrt())).powi(2);
+        let want = 2.0 * (3.0 / (2.0 * rho)).sqrt();
+        let got = gaussian_sigma_for_target(1.0, 1e-5, 2.0, 3, ZcdpConversion::Classic).unwrap();
+        assert!((got / want - 1.0).abs() < 1e-14, "{got} vs {want}");
+    }
+
     /// The order search returns the minimiser too: `(alpha - 3)^2 + 1` over `alpha > 1` is
     /// least at 3, with value 1 (the refined point, not the scan's, 0.15 apart in
     /// `ln(alpha - 1)`).
@@ -217,11 +245,11 @@ mod tests {
     #[test]
     fn cks_is_the_minimum_over_the_order_to_mpmath_precision() {
         for (rho, delta, want) in [
-            (0.5, 1e-5, 4.728_386_984_943_313_9),
+            (0.5, 1e-5, 4.728_386_984_943_314),
             (0.01, 1e-6, 0.621_692_654_559_602_5),
-            (2.0, 1e-3, 8.416_064_294_321_276_8),
-            (1e-4, 1e-10, 0.080_143_698_441_725_963),
-            (50.0, 1e-5, 96.035_270_675_173_148),
+            (2.0, 1e-3, 8.416_064_294_321_277),
+            (1e-4, 1e-10, 0.080_143_698_441_725_96),
+            (50.0, 1e-5, 96.035_270_675_173_15),
             // alpha = 14018: ln(alpha - 1) = 9.5, outside the +-15 search window were it
             // centred on sqrt(L rho) instead of sqrt(L / rho).
             (1e-8, 1e-5, 2.090_152_455_414_772e-4),
