@@ -3,7 +3,8 @@
 //! ```text
 //! cargo install cargo-mutants --locked        # once (about 5 minutes of CPU)
 //! cargo xtask mutants --list                  # the mutants of each group, nothing run
-//! cargo xtask mutants                         # every group (budget: about two hours on 2 cores)
+//! cargo xtask mutants                         # every group (about four hours on 2 cores)
+//! cargo xtask mutants --shard 0/2 --out target/mutants-half0   # half of every group (about two)
 //! cargo xtask mutants --group privacy-noise   # one group
 //! cargo xtask mutants --group privacy-noise --iterate   # only what was not caught last time
 //! cargo xtask mutants --summary               # re-read the last results, run nothing
