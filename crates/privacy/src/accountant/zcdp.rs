@@ -228,6 +228,23 @@ mod tests {
         assert!((got / want - 1.0).abs() < 1e-14, "{got} vs {want}");
     }
 
+    /// The running budget: `k` Gaussians of noise `sigma` and sensitivity `Delta` add
+    /// `k Delta^2 / (2 sigma^2)` (5 of sigma 2, Delta 3: 5.625), a rho adds itself, and the
+    /// epsilon is the conversion of the total (classic: `rho + 2 sqrt(rho ln(1/delta))`).
+    #[test]
+    fn the_accountant_adds_rhos_and_converts_the_total() {
+        let mut a = ZcdpAccountant::new();
+        a.compose_gaussian(2.0, 3.0, 5)
+            .unwrap()
+            .compose(0.375)
+            .unwrap();
+        assert_eq!(a.rho().to_bits(), 6f64.to_bits());
+        let want = 6.0 + 2.0 * (6.0 * 1e5f64.ln()).sqrt();
+        let got = a.epsilon(1e-5, ZcdpConversion::Classic).unwrap();
+        assert!((got / want - 1.0).abs() < 1e-15, "{got} vs {want}");
+        assert!(a.compose_gaussian(2.0, 3.0, 0).is_err());
+    }
+
     /// The order search returns the minimiser too: `(alpha - 3)^2 + 1` over `alpha > 1` is
     /// least at 3, with value 1 (the refined point, not the scan's, 0.15 apart in
     /// `ln(alpha - 1)`).
