@@ -49,10 +49,7 @@ pub fn ln_normal_cdf(x: f64) -> f64 {
 /// `eps` (Balle & Wang 2018, Theorem 8):
 /// `delta(eps) = Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)`.
 pub fn gaussian_delta(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
-    let a = l2_sensitivity / (2.0 * sigma);
-    let b = epsilon * sigma / l2_sensitivity;
-    let first = ln_normal_cdf(a - b);
-    let second = epsilon + ln_normal_cdf(-a - b);
+    let (first, second) = delta_log_terms(sigma, l2_sensitivity, epsilon);
     // exp(first) - exp(second) = exp(first) (1 - exp(second - first)).
     if second >= first {
         0.0
@@ -408,16 +405,21 @@ pub const MAX_DELTA_ROUNDING: f64 = 1e-10;
 /// in its argument, so nearly the same at the two arguments when they are close (where the
 /// cancellation is); the `1e-9` margin covers it.
 pub fn gaussian_delta_rounding(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> f64 {
-    let a = l2_sensitivity / (2.0 * sigma);
-    let b = epsilon * sigma / l2_sensitivity;
-    let first = ln_normal_cdf(a - b);
-    let second = epsilon + ln_normal_cdf(-a - b);
+    let (first, second) = delta_log_terms(sigma, l2_sensitivity, epsilon);
     let d = second - first;
     if d >= 0.0 {
         f64::INFINITY
     } else {
         2.0 * f64::EPSILON * (first.abs() + second.abs()) / (-d).exp_m1()
     }
+}
+
+/// The two terms of [`gaussian_delta`] in log space: `(ln T1, ln T2)` with
+/// `T1 = Phi(Delta/(2 sigma) - eps sigma/Delta)`, `T2 = e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)`.
+fn delta_log_terms(sigma: f64, l2_sensitivity: f64, epsilon: f64) -> (f64, f64) {
+    let a = l2_sensitivity / (2.0 * sigma);
+    let b = epsilon * sigma / l2_sensitivity;
+    (ln_normal_cdf(a - b), epsilon + ln_normal_cdf(-a - b))
 }
 
 /// `sigma_1`, the bisection's answer at sensitivity 1 for `(eps, delta)`, unless rounding alone
