@@ -217,6 +217,11 @@ impl Check {
         self
     }
 
+    /// Whether a run in `mode` runs this check (a full-only one runs only in [`Mode::Full`]).
+    pub fn runs_in(&self, mode: Mode) -> bool {
+        mode == Mode::Full || !self.full_only
+    }
+
     /// Keep the random stream of an earlier id (`key`), so that a renamed check reproduces the
     /// numbers it published under its old name.
     pub const fn seeded_as(mut self, key: &'static str) -> Self {
@@ -278,7 +283,7 @@ pub fn run_checks(
     let (selected, not_run): (Vec<&Check>, Vec<&Check>) = checks
         .iter()
         .filter(|c| only.is_none_or(|p| c.id.starts_with(p)))
-        .partition(|c| settings.mode == Mode::Full || !c.full_only);
+        .partition(|c| c.runs_in(settings.mode));
     let total = selected.len();
     let progress = Mutex::new(progress);
     let report = |event: Progress<'_>| {

@@ -65,10 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.only.unwrap_or_default()
         );
     }
-    let n = matching
-        .iter()
-        .filter(|c| mode == Mode::Full || !c.full_only)
-        .count();
+    let n = matching.iter().filter(|c| c.runs_in(mode)).count();
     if n == 0 {
         bail!(
             "the checks starting with {:?} run only with --full",
