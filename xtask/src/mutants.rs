@@ -492,11 +492,11 @@ fn outcomes(dir: &Path) -> anyhow::Result<Results> {
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .and_then(|m| m.as_array().map(Vec::len))
         .unwrap_or(0);
-    let mut v = Vec::new();
+    // name -> (outcome, file, seconds of its latest build and test); the file is unknown for
+    // a mutant known only from `previously_caught.txt`.
+    let mut entries: BTreeMap<String, (Kind, Option<String>, f64)> = BTreeMap::new();
     let mut seconds = 0.0;
     let mut baseline = 0.0;
-    // name -> (file, seconds of its latest build and test)
-    let mut latest: BTreeMap<String, (String, f64)> = BTreeMap::new();
     for o in json["outcomes"]
         .as_array()
         .context("outcomes.json without outcomes")?
@@ -506,27 +506,23 @@ fn outcomes(dir: &Path) -> anyhow::Result<Results> {
             baseline += phase_seconds(o);
             continue; // the baseline
         };
-        let file = o["scenario"]["Mutant"]["file"].as_str().unwrap_or("?");
-        latest.insert(name.to_string(), (file.to_string(), phase_seconds(o)));
-        let kind = match o["summary"].as_str() {
-            Some("CaughtMutant") => Kind::Caught,
-            Some("MissedMutant") => Kind::Missed,
-            Some("Timeout") => Kind::Timeout,
-            Some("Unviable") => Kind::Unviable,
-            other => bail!("{}: unknown outcome {other:?} for {name}", path.display()),
-        };
-        v.push((name.to_string(), kind));
+        let summary = o["summary"].as_str();
+        let kind = summary.and_then(kind_of).with_context(|| {
+            format!("{}: unknown outcome {summary:?} for {name}", path.display())
+        })?;
+        let file = o["scenario"]["Mutant"]["file"].as_str().map(str::to_string);
+        entries.insert(name.to_string(), (kind, file, phase_seconds(o)));
     }
     let previous = dir.join("mutants.out/previously_caught.txt");
     if let Ok(text) = std::fs::read_to_string(previous) {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            if !v.iter().any(|(n, _)| n == line) {
-                v.push((line.to_string(), Kind::Caught));
-            }
+            entries
+                .entry(line.to_string())
+                .or_insert((Kind::Caught, None, 0.0));
         }
     }
-    // Later `--retest-missed` runs, in order: their outcomes replace those of the mutants
-    // they tested.
+    // Later `--retest-missed` runs, in order: their outcomes (and times) replace those of the
+    // mutants they tested.
     for k in 1.. {
         let retest = dir.join(format!("retest-{k}/mutants.out/outcomes.json"));
         let Ok(text) = std::fs::read_to_string(&retest) else {
@@ -540,33 +536,42 @@ fn outcomes(dir: &Path) -> anyhow::Result<Results> {
             ) else {
                 continue;
             };
-            if let Some(t) = latest.get_mut(name) {
-                t.1 = phase_seconds(o);
-            }
-            if let Some(entry) = v.iter_mut().find(|(n, _)| n == name) {
-                entry.1 = match summary {
-                    "CaughtMutant" => Kind::Caught,
-                    "MissedMutant" => Kind::Missed,
-                    "Timeout" => Kind::Timeout,
-                    _ => Kind::Unviable,
-                };
+            if let Some(entry) = entries.get_mut(name) {
+                entry.0 = kind_of(summary).unwrap_or(Kind::Unviable);
+                entry.2 = phase_seconds(o);
             }
         }
     }
-    let generated = generated.max(v.len());
+    let generated = generated.max(entries.len());
     let mut per_file = BTreeMap::new();
-    for (file, t) in latest.into_values() {
-        let e = per_file.entry(file).or_insert((0, 0.0));
-        e.0 += 1;
-        e.1 += t;
+    for (_, file, t) in entries.values() {
+        if let Some(file) = file {
+            let e = per_file.entry(file.clone()).or_insert((0, 0.0));
+            e.0 += 1;
+            e.1 += t;
+        }
     }
     Ok(Results {
-        list: v,
+        list: entries
+            .into_iter()
+            .map(|(n, (kind, _, _))| (n, kind))
+            .collect(),
         generated,
         seconds,
         per_file,
         baseline,
     })
+}
+
+/// A mutant's outcome from the `summary` field of `outcomes.json`.
+fn kind_of(summary: &str) -> Option<Kind> {
+    match summary {
+        "CaughtMutant" => Some(Kind::Caught),
+        "MissedMutant" => Some(Kind::Missed),
+        "Timeout" => Some(Kind::Timeout),
+        "Unviable" => Some(Kind::Unviable),
+        _ => None,
+    }
 }
 
 fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
