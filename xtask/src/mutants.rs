@@ -92,6 +92,7 @@ pub const GROUPS: &[Group] = &[
             "crates/privacy/src/mechanisms/matrix.rs",
             "crates/privacy/src/sampler.rs",
             "crates/privacy/src/exact_fixed.rs",
+            "crates/privacy/src/karney_index.rs",
         ],
         left_out: &[
             (

@@ -18,9 +18,12 @@
 //!   draws replaced by the lazy ones above.
 //! - [`DiscreteGaussian`]: Karney 2016 ("Sampling exactly from the normal distribution", ACM
 //!   TOMS 42(1)), Algorithm D with `mu = 0` and a rational `sigma`: integers of size about
-//!   `sigma`, and about 18 words of randomness per sample whatever `sigma` is.
+//!   `sigma`, and about 8 words of 32 bits of randomness per sample at the mechanisms' scales
+//!   (step D1 drawn by inversion, [`crate::karney_index`]).
 
 use rand::Rng;
+
+use crate::karney_index;
 
 /// The random source of the fixed-width samplers: 32-bit words from the generator, and single
 /// bits from a buffered 64-bit word (a sign or a fair coin costs one bit, not a word). The
@@ -228,21 +231,6 @@ fn bernoulli_exp_neg_unit<R: Rng + ?Sized>(a: u64, b: u64, bits: &mut Bits<'_, R
     alternating_run_is_even(v, bits)
 }
 
-/// Bernoulli(exp(-1/2)), the case `a/b = 1/2` of [`bernoulli_exp_neg_unit`] with its first
-/// comparison read from one bit: `U_1 < 1/2` iff `U_1`'s leading bit is 0, and then the other
-/// 31 bits of the word are `U_1`'s next bits (`U_1 = w / 2^33 + ...` with `w` the word's top
-/// 31 bits).
-fn bernoulli_exp_neg_half<R: Rng + ?Sized>(bits: &mut Bits<'_, R>) -> bool {
-    if bits.bit() {
-        return true;
-    }
-    let v = Lazy {
-        head: bits.word() >> 1,
-        tail: Vec::new(),
-    };
-    alternating_run_is_even(v, bits)
-}
-
 /// Given `U_1 = v` below the threshold (a run of length at least 1), extend the run
 /// `U_1 > U_2 > ...` with fresh uniforms and return whether its length is even.
 fn alternating_run_is_even<R: Rng + ?Sized>(mut v: Lazy, bits: &mut Bits<'_, R>) -> bool {
@@ -336,8 +324,9 @@ impl DiscreteLaplace {
 /// `sigma = num / den` with `1 <= num, den <= MAX_PARAMETER`: Karney 2016, Algorithm D with
 /// `mu = 0`.
 ///
-/// One round: draw `k >= 0` with `P(k) ∝ exp(-k/2)` and keep it with probability
-/// `exp(-k(k-1)/2)` (so `P(k) ∝ exp(-k^2/2)`); a fair sign `s`; `i = ceil(k sigma) + j` with `j`
+/// One round: draw `k >= 0` with `P(k) ∝ exp(-k^2/2)` (Karney's step D1, which draws
+/// `P(k) ∝ exp(-k/2)` and keeps `k` with probability `exp(-k(k-1)/2)`, here drawn in one
+/// inversion by [`crate::karney_index`]: same law, no rejected rounds); a fair sign `s`; `i = ceil(k sigma) + j` with `j`
 /// uniform on `{0..ceil(sigma)-1}`; `x = i/sigma - k`; reject when `x >= 1`, or when `x = 0`,
 /// `k = 0` and `s = -1` (the origin is counted once); keep with probability
 /// `exp(-x (2k + x) / 2)`, drawn as `k + 1` independent runs of Algorithm B, each true with
@@ -402,24 +391,8 @@ impl DiscreteGaussian {
         let num = u128::from(self.num);
         let den = u128::from(self.den);
         loop {
-            // k with P(k) ∝ exp(-k/2): Bernoulli(exp(-1/2)) successes before the first failure.
-            let mut k: u128 = 0;
-            while bernoulli_exp_neg_half(bits) {
-                k += 1;
-            }
-            // Keep k with probability exp(-k(k-1)/2) = exp(-1/2)^(k(k-1)).
-            let mut left = k * k.saturating_sub(1);
-            let mut keep = true;
-            while left > 0 {
-                if !bernoulli_exp_neg_half(bits) {
-                    keep = false;
-                    break;
-                }
-                left -= 1;
-            }
-            if !keep {
-                continue;
-            }
+            // Step D1: k with P(k) ∝ exp(-k^2/2), in one draw (crate::karney_index).
+            let k = u128::from(karney_index::draw(|| bits.word64()));
             let negative = bits.bit();
             // i = ceil(k num / den) + j.
             let kn = k * num;

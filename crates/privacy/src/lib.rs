@@ -6,6 +6,7 @@ pub mod distribution_tests;
 pub mod error;
 pub mod exact;
 pub mod exact_fixed;
+pub mod karney_index;
 pub mod mechanism;
 pub mod mechanisms;
 pub mod normal;
