@@ -55,10 +55,10 @@ fn div_round(a: &BigUint, b: &BigUint, up: bool) -> BigUint {
 /// Bounds `(lo, hi)` with `lo <= 2^bits exp(-1/2) <= hi` and `hi - lo <= 3`.
 ///
 /// `S_N = A / D` with `D = 2^N N!` and `A = sum_{n <= N} (-1)^n 2^(N-n) N!/n!` exactly; `N` is
-/// the first with `2^(N+1) (N+1)! >= 2^(bits+1)`, so the limit is within `2^-(bits+1)` of
-/// `S_N` and `[floor(2^bits S_N) - 1, ceil(2^bits S_N) + 1]` contains `2^bits exp(-1/2)`.
+/// the first with `2^(N+1) (N+1)! >= 2^bits`, so the limit is within `2^-bits` of `S_N` (one
+/// unit) and `[floor(2^bits S_N) - 1, ceil(2^bits S_N) + 1]` contains `2^bits exp(-1/2)`.
 fn exp_neg_half(bits: u64) -> (BigUint, BigUint) {
-    let target = BigUint::one() << (bits + 1);
+    let target = BigUint::one() << bits;
     // omitted = 2^(N+1) (N+1)!, the reciprocal of the first omitted term.
     let mut n: u64 = 0;
     let mut omitted = BigUint::from(2u32);
@@ -144,7 +144,7 @@ pub(crate) fn cumulative(last: u64, bits: u64) -> Vec<(BigUint, BigUint)> {
     }
     let z = Bounds {
         lo: sum.lo,
-        hi: sum.hi + 2u32 * term.hi,
+        hi: with_tail(&sum.hi, &term.hi),
     };
     let one = BigUint::one() << bits;
     partial
@@ -226,6 +226,14 @@ fn slow(first: u64, mut words: Vec<u64>, word: &mut impl FnMut() -> u64) -> u64 
             words.push(word());
         }
     }
+}
+
+/// The upper bound of `Z` from the upper bound of its partial sum up to `J` and that of the
+/// first omitted term `exp(-(J+1)^2/2)`: the tail `sum_{j > J} exp(-j^2/2)` is at most
+/// `exp(-(J+1)^2/2) / (1 - exp(-(J+1))) <= 2 exp(-(J+1)^2/2)` (for `J >= 0`:
+/// `1 / (1 - e^-1) = 1.58`).
+fn with_tail(partial_hi: &BigUint, next_term_hi: &BigUint) -> BigUint {
+    partial_hi + 2u32 * next_term_hi
 }
 
 #[cfg(test)]
@@ -350,5 +358,51 @@ mod tests {
             .unwrap_or(0);
         assert_eq!(scripted(&[(c >> 64) as u64, c as u64, third - 1]), 0);
         assert_eq!(scripted(&[(c >> 64) as u64, c as u64, third + 2]), 1);
+    }
+
+    #[test]
+    fn outward_rounding_rounds_down_or_up_and_keeps_exact_values() {
+        let b = |x: u64| BigUint::from(x);
+        // 13 / 4 = 3.25; 12 / 4 = 3 exactly; 13 / 1 = 13.
+        assert_eq!(shift_round(&b(13), 2, false), b(3));
+        assert_eq!(shift_round(&b(13), 2, true), b(4));
+        assert_eq!(shift_round(&b(12), 2, false), b(3));
+        assert_eq!(shift_round(&b(12), 2, true), b(3));
+        assert_eq!(shift_round(&b(13), 0, true), b(13));
+        assert_eq!(shift_round(&b(0), 5, true), b(0));
+        // 2^70 + 1 over 2^64: 64 and a bit, so 65 rounded up.
+        let x = (BigUint::one() << 70u32) + 1u32;
+        assert_eq!(shift_round(&x, 64, true), b(65));
+        assert_eq!(shift_round(&x, 64, false), b(64));
+        assert_eq!(div_round(&b(13), &b(4), false), b(3));
+        assert_eq!(div_round(&b(13), &b(4), true), b(4));
+        assert_eq!(div_round(&b(12), &b(4), true), b(3));
+        assert_eq!(div_round(&b(12), &b(5), true), b(3));
+    }
+
+    #[test]
+    fn the_tail_allowance_is_twice_the_first_omitted_term() {
+        let b = |x: u64| BigUint::from(x);
+        assert_eq!(with_tail(&b(10), &b(1)), b(12));
+        assert_eq!(with_tail(&b(10), &b(0)), b(10));
+        assert_eq!(with_tail(&b(7), &b(3)), b(13));
+    }
+
+    #[test]
+    fn every_partial_sum_asked_for_is_returned_even_past_the_negligible_terms() {
+        // At 64 bits the terms fall below one unit of the working precision from j = 12 on;
+        // the partial sums up to `last` still all come back, and C_last is the last one.
+        for last in [0u64, 11, 12, 13, 20, 40] {
+            let bounds = cumulative(last, 64);
+            assert_eq!(bounds.len() as u64, last + 1, "last {last}");
+            // C_last for last >= 9 is within 2^-64 of 1: its upper bound is 2^64.
+            if last >= 9 {
+                assert_eq!(
+                    bounds[last as usize].1,
+                    BigUint::one() << 64u32,
+                    "last {last}"
+                );
+            }
+        }
     }
 }
