@@ -132,8 +132,8 @@ impl Report {
         if !self.full_only_not_run.is_empty() {
             let _ = writeln!(
                 s,
-                "Not run: {} checks whose budget belongs to `--full` ({}).\n",
-                self.full_only_not_run.len(),
+                "Not run: {} whose budget belongs to `--full` ({}).\n",
+                checks_noun(self.full_only_not_run.len()),
                 self.full_only_not_run
                     .iter()
                     .map(|id| format!("`{id}`"))
@@ -244,6 +244,15 @@ fn audit_table(s: &mut String, checks: &[CheckRecord]) {
             a.samples,
             1.0 - a.confidence,
         );
+    }
+}
+
+/// "1 check" or "`n` checks".
+pub fn checks_noun(n: usize) -> String {
+    if n == 1 {
+        "1 check".to_string()
+    } else {
+        format!("{n} checks")
     }
 }
 

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::outcome::Verdict;
-use crate::report::{CheckRecord, Report};
+use crate::report::{CheckRecord, Report, checks_noun};
 
 /// The area of a check id: the part before the first `/`.
 fn area_of(id: &str) -> &str {
@@ -117,6 +117,19 @@ pub fn to_html(report: &Report, report_dir: &Path) -> String {
          deliberately broken variant.</p>",
         report.family_wise_false_alarm_bound
     );
+    if !report.full_only_not_run.is_empty() {
+        let _ = writeln!(
+            s,
+            "<p class=\"not-run\">Not run: {} whose budget belongs to <code>--full</code>: {}.</p>",
+            checks_noun(report.full_only_not_run.len()),
+            report
+                .full_only_not_run
+                .iter()
+                .map(|id| format!("<code>{}</code>", escape(id)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     // Filters.
     let _ = writeln!(
         s,
@@ -379,6 +392,19 @@ mod tests {
         assert!(html.contains("s &lt;x&gt;") && html.contains("c &amp; d"));
         assert!(!html.contains("s <x>"));
         assert_eq!(html.matches("<article class=\"check").count(), 5);
+    }
+
+    #[test]
+    fn the_full_only_checks_a_quick_run_skipped_are_listed() {
+        let mut report = Report::new("quick", None, 1, 1.0, vec![record("a/1", Verdict::Pass)]);
+        assert!(!to_html(&report, Path::new("/nonexistent")).contains("Not run"));
+        report.full_only_not_run = vec!["b/<greedy>".into()];
+        let html = to_html(&report, Path::new("/nonexistent"));
+        assert!(html.contains("Not run: 1 check whose budget belongs to <code>--full</code>"));
+        assert!(html.contains("<code>b/&lt;greedy&gt;</code>"));
+        report.full_only_not_run.push("c/1".into());
+        let html = to_html(&report, Path::new("/nonexistent"));
+        assert!(html.contains("Not run: 2 checks whose budget"));
     }
 
     #[test]

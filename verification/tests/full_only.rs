@@ -37,7 +37,7 @@ fn a_full_only_check_is_listed_in_quick_and_run_in_full() {
     assert!(
         quick
             .to_markdown()
-            .contains("Not run: 1 checks whose budget belongs to `--full` (`area/heavy`)")
+            .contains("Not run: 1 check whose budget belongs to `--full` (`area/heavy`)")
     );
 
     let full = run_checks(&checks, &settings(Mode::Full), None, 1, |_| {});
