@@ -324,14 +324,14 @@ impl DiscreteLaplace {
 /// `sigma = num / den` with `1 <= num, den <= MAX_PARAMETER`: Karney 2016, Algorithm D with
 /// `mu = 0`.
 ///
-/// One round: draw `k >= 0` with `P(k) ∝ exp(-k^2/2)` (Karney's step D1, which draws
-/// `P(k) ∝ exp(-k/2)` and keeps `k` with probability `exp(-k(k-1)/2)`, here drawn in one
-/// inversion by [`crate::karney_index`]: same law, no rejected rounds); a fair sign `s`; `i = ceil(k sigma) + j` with `j`
-/// uniform on `{0..ceil(sigma)-1}`; `x = i/sigma - k`; reject when `x >= 1`, or when `x = 0`,
-/// `k = 0` and `s = -1` (the origin is counted once); keep with probability
-/// `exp(-x (2k + x) / 2)`, drawn as `k + 1` independent runs of Algorithm B, each true with
-/// probability `exp(-x (2k + x) / (2k + 2))`; return `s i`. Each integer `i >= 0` comes from
-/// exactly one `k = floor(i / sigma)`, so a round returns `s i` with probability
+/// One round: draw `k >= 0` with `P(k) ∝ exp(-k^2/2)` (Karney's step D1 draws it from
+/// `P(k) ∝ exp(-k/2)` kept with probability `exp(-k(k-1)/2)`; [`crate::karney_index`] draws
+/// it in one inversion: same law, no rejection in step D1); a fair sign `s`;
+/// `i = ceil(k sigma) + j` with `j` uniform on `{0..ceil(sigma)-1}`; `x = i/sigma - k`; reject
+/// when `x >= 1`, or when `x = 0`, `k = 0` and `s = -1` (the origin is counted once); keep with
+/// probability `exp(-x (2k + x) / 2)`, drawn as `k + 1` independent runs of Algorithm B, each
+/// true with probability `exp(-x (2k + x) / (2k + 2))`; return `s i`. Each integer `i >= 0`
+/// comes from exactly one `k = floor(i / sigma)`, so a round returns `s i` with probability
 /// `∝ exp(-k^2/2) exp(-x(2k + x)/2) / ceil(sigma) = exp(-(k + x)^2 / 2) / ceil(sigma)
 /// = exp(-i^2 / (2 sigma^2)) / ceil(sigma)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -441,8 +441,8 @@ impl DiscreteGaussian {
     /// uniform on `{0..2k+1}`; pass when `c >= 2`; fail when `c = 1`; when `c = 0`, pass with
     /// probability `x` (`P = 2k/(2k+2) + x/(2k+2) = r`).
     fn algorithm_b<R: Rng + ?Sized>(&self, k: u128, p: u64, bits: &mut Bits<'_, R>) -> bool {
-        // 2k + 2 fits u64 in every run that ends in practice (k >= 2^63 needs 2^63 successive
-        // Bernoulli(exp(-1/2)) successes); the wide draw keeps the law exact regardless.
+        // k is a u64 from step D1 (k >= K has probability about exp(-K^2/2)), so 2k + 2 fits
+        // u64 unless k >= 2^63 - 1; the wide draw keeps the law exact regardless.
         let h = 2 * k + 2;
         let Some(mut v) = fresh_below_ratio(p, self.num, bits) else {
             return true;

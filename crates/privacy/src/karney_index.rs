@@ -16,8 +16,8 @@
 //! (`cumulative`): with `U`'s first `m` words `u` (`U` in `[u, u + 1) / 2^(64 m)`) and
 //! `C_k` in `[lo, hi] / 2^(64 m)`, `U < C_k` holds surely when `u + 1 <= lo` and fails surely
 //! when `u >= hi`; otherwise one more word of `U` and a tighter interval decide. On the first
-//! word this reads a table of 64-bit bounds (`hi - lo <= 2`), so the slow path, in arbitrary
-//! precision, is taken with probability at most `3 / 2^64` per comparison.
+//! word this reads a table of 64-bit bounds (`hi - lo = 1`), so the slow path, in arbitrary
+//! precision, is taken for one first word per table entry: probability `10 / 2^64` per draw.
 //!
 //! The intervals rest on one series: `exp(-1/2) = sum_n (-1/2)^n / n!`, an alternating series
 //! whose terms decrease, so its partial sum `S_N` is within the first omitted term
@@ -105,9 +105,9 @@ impl Bounds {
     }
 }
 
-/// Bounds on `2^bits C_k` for `k = 0..=last`, valid for every `bits`, with
-/// `hi - lo <= 2` once `bits` is at most `64 m` and the work runs at `64 m + GUARD_BITS`
-/// (checked by the tests). The terms `exp(-j^2/2) = exp(-1/2)^(j^2)` are built as
+/// Bounds on `2^bits C_k` for `k = 0..=last`, valid for every `bits`, computed at the working
+/// precision `bits + GUARD_BITS`; `hi - lo <= 2` at the precisions the tests check (64, 128
+/// and 256 bits). The terms `exp(-j^2/2) = exp(-1/2)^(j^2)` are built as
 /// `exp(-(j+1)^2/2) = exp(-j^2/2) exp(-1/2)^(2j+1)`.
 pub(crate) fn cumulative(last: u64, bits: u64) -> Vec<(BigUint, BigUint)> {
     let work = bits + GUARD_BITS;
@@ -185,8 +185,8 @@ fn table() -> &'static Table {
     })
 }
 
-/// Draw `k` with `P(k) = exp(-k^2/2) / Z`, taking 64-bit words from `word` (one in all but a
-/// fraction `3 / 2^64` of calls).
+/// Draw `k` with `P(k) = exp(-k^2/2) / Z`, taking 64-bit words from `word` (one, except with
+/// probability `10 / 2^64`: a first word equal to a table entry's one undecided value).
 pub fn draw(mut word: impl FnMut() -> u64) -> u64 {
     let t = table();
     let w = word();
@@ -200,7 +200,7 @@ pub fn draw(mut word: impl FnMut() -> u64) -> u64 {
             return slow(k as u64, vec![w], &mut word);
         }
     }
-    // Only w = 2^64 - 1 passes the last entry undecided.
+    // Not reached with this table: its last entry (lo = 2^64 - 1, hi = 2^64) decides every w.
     slow(t.lo.len() as u64, vec![w], &mut word)
 }
 
@@ -307,7 +307,7 @@ mod tests {
         for (k, c) in C_128.iter().enumerate().take(10) {
             let r = u128::from((c >> 64) as u64);
             assert!(
-                t.lo[k] <= r && r < t.hi[k] && t.hi[k] - t.lo[k] <= 2,
+                t.lo[k] <= r && r < t.hi[k] && t.hi[k] - t.lo[k] == 1,
                 "k {k}"
             );
         }
