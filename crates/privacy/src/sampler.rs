@@ -496,8 +496,23 @@ impl NoiseSampler for Hardened {
         out: &mut [f64],
         rng: &mut R,
     ) -> Result<(), PrivacyError> {
-        out.fill(0.0);
-        self.perturb_gaussian_into(out, sigma, grid, rng)
+        let sigma = check_scale(sigma)?;
+        let Some(FastLaw::Gaussian(law)) = Self::fast_law(sigma, grid, true) else {
+            out.fill(0.0);
+            return self.perturb_gaussian_into(out, sigma, grid, rng);
+        };
+        // `perturb_gaussian_into` on zeros without the per-entry index: the grid index of 0
+        // is 0 and `combine(0, z)` is `z * width` (the same draws, the same values).
+        let width = grid.width();
+        let mut noise = law.samples(rng);
+        for entry in out.iter_mut() {
+            let z = noise
+                .next()
+                .flatten()
+                .ok_or(PrivacyError::SampleOverflow("discrete Gaussian"))?;
+            *entry = z as f64 * width;
+        }
+        Ok(())
     }
     fn perturb_gaussian_into<R: Rng + ?Sized>(
         &self,

@@ -226,6 +226,29 @@ fn the_hardened_batch_has_the_per_entry_law() {
     );
 }
 
+/// The hardened noise batch is the hardened perturbation batch of zeros, bit for bit, for the
+/// same seed: on the fixed-width path (which skips the per-entry grid index) and on the
+/// arbitrary-precision one (a scale in grid units that is not a ratio of integers up to 2^53).
+#[test]
+fn the_hardened_noise_batch_is_the_perturbation_of_zeros() {
+    use privacy::sampler::{Norm, Sampler};
+    let grid = Grid::for_sensitivity(1.5, 60, Norm::L2).unwrap();
+    for sigma in [0.37, 3.0, 1234.5, 1e300] {
+        let mut noise = vec![f64::NAN; 200];
+        Sampler::Hardened
+            .gaussian_noise_into(sigma, grid, &mut noise, &mut rng(74))
+            .unwrap();
+        let mut zeros = vec![0.0; 200];
+        Sampler::Hardened
+            .perturb_gaussian_into(&mut zeros, sigma, grid, &mut rng(74))
+            .unwrap();
+        for (k, (a, b)) in noise.iter().zip(&zeros).enumerate() {
+            assert_eq!(a.to_bits(), b.to_bits(), "sigma {sigma}, entry {k}");
+        }
+        assert!(noise.iter().any(|&v| v != 0.0), "sigma {sigma}: all zero");
+    }
+}
+
 /// The textbook batch form draws what the per-entry calls draw, bit for bit (a batch form that
 /// consumed the randomness differently, or rescaled it, fails); both samplers refuse a bad sigma.
 #[test]
