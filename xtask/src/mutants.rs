@@ -3,8 +3,9 @@
 //! ```text
 //! cargo install cargo-mutants --locked        # once (about 5 minutes of CPU)
 //! cargo xtask mutants --list                  # the mutants of each group, nothing run
-//! cargo xtask mutants                         # every group (about four hours on 2 cores)
-//! cargo xtask mutants --shard 0/2 --out target/mutants-half0   # half of every group (about two)
+//! cargo xtask mutants                         # every group (about 2 h 20 min on 2 cores)
+//! cargo xtask mutants --shard 0/2 --out target/mutants-half0   # half of every group (about 70 min)
+//! cargo xtask mutants --recheck-equivalents   # also test the mutants listed as equivalent
 //! cargo xtask mutants --group privacy-noise   # one group
 //! cargo xtask mutants --group privacy-noise --iterate   # only what was not caught last time
 //! cargo xtask mutants --summary               # re-read the last results, run nothing
@@ -25,8 +26,10 @@
 //! (`target/mutants/summary.md`) counts, per group: caught (a test failed), timeout (counted
 //! as caught: the mutant hangs), missed, unviable (does not compile: not a mutant), equivalent
 //! (missed and listed) and the score `(caught + timeout) / (total - unviable - equivalent)`.
-//! The command fails when a missed mutant is not listed, and names a listed one that was
-//! caught or no longer exists (the list is stale).
+//! The command fails when a missed mutant is not listed, and names a listed one that is no
+//! longer generated or (with `--recheck-equivalents`, which tests the listed ones too) was
+//! caught: the list is stale. By default the listed ones are not tested (each would cost the
+//! group's whole test run) and count as equivalent while the group still generates them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -53,9 +56,11 @@ pub struct Group {
     /// A nextest filter expression narrowing the package's tests (with `cargo test`, the
     /// whole package runs), and why it is safe.
     pub tests: Option<(&'static str, &'static str)>,
-    /// Seconds a mutant's tests may take before it counts as a timeout: about five times the
-    /// unmutated tests' wall time on 2 cores (a mutant that turns a rejection loop infinite
-    /// waits this long, so it is kept short).
+    /// Seconds a mutant's tests may take before it counts as a timeout: about three times the
+    /// unmutated tests' wall time on 2 cores, at least 10 (a mutant that turns a rejection loop
+    /// infinite waits this long, so it is kept short). On 2026-12-05 the longest test run of a
+    /// caught mutant was 3.7 s in `privacy-noise` and 0.7 s in `privacy-conversions`, whose 46
+    /// hanging mutants cost 23 minutes at the earlier timeouts of 20 and 60 s.
     pub timeout: u64,
 }
 
@@ -116,7 +121,7 @@ pub const GROUPS: &[Group] = &[
             NOT_ACCOUNTANT_TESTS,
             "the mutated files are the mechanisms and samplers; the filtered-out tests call the accountants only",
         )),
-        timeout: 20,
+        timeout: 10,
     },
     Group {
         name: "privacy-conversions",
@@ -135,7 +140,7 @@ pub const GROUPS: &[Group] = &[
             NOT_PLD_RDP_TESTS,
             "the left-out tests check the PLD grid, the replace-one PLD pair and the RDP laws; the mutated conversions, calibration search and claims have their own tests",
         )),
-        timeout: 60,
+        timeout: 10,
     },
     Group {
         name: "jdp-qff",
@@ -152,7 +157,7 @@ pub const GROUPS: &[Group] = &[
             FIGURE_TESTS,
             "the left-out test draws every figure of the reproduction (25 of the package's 26 s) to check labels and that a rerun is bit-identical; the calibration it uses is judged by the others",
         )),
-        timeout: 60,
+        timeout: 15,
     },
     Group {
         name: "dp-fts-de",
@@ -166,7 +171,7 @@ pub const GROUPS: &[Group] = &[
             FIGURE_TESTS,
             "the left-out tests draw every figure of the reproduction (29 s) and rerun it at other thread counts (4 s) to check labels and bit-identity; the calibration and the server are judged by the others",
         )),
-        timeout: 60,
+        timeout: 20,
     },
     Group {
         name: "ldp-bo",
@@ -178,7 +183,7 @@ pub const GROUPS: &[Group] = &[
         ],
         left_out: &[],
         tests: None,
-        timeout: 30,
+        timeout: 10,
     },
     Group {
         name: "usca",
@@ -191,7 +196,7 @@ pub const GROUPS: &[Group] = &[
         ],
         left_out: &[],
         tests: None,
-        timeout: 60,
+        timeout: 45,
     },
 ];
 
@@ -229,6 +234,12 @@ pub struct Args {
     /// Each shard writes its own folder (`--out`); their summaries add up.
     #[arg(long)]
     shard: Option<String>,
+    /// Also test the mutants listed as equivalent. By default they are skipped (each would
+    /// cost the group's whole test run, 8 minutes of the 2026-12-05 run) and counted as
+    /// equivalent when the group still generates them; with this flag a listed mutant that a
+    /// test now catches is reported as a stale entry of the list.
+    #[arg(long)]
+    recheck_equivalents: bool,
     /// Mutants built and tested at once, each in its own copy of the tree and build folder
     /// (`cargo mutants --jobs`). On 2 cores keep 1: with 2, a mutant's build took 15-28 s
     /// instead of 2-4 s, a net loss (measured; why the builds slowed this much is unexplained:
@@ -260,37 +271,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !args.summary {
         ensure_cargo_mutants()?;
         let nextest = has_nextest();
+        let equivalent = equivalents(&root)?;
         for g in &groups {
-            let mut cmd = Command::new("cargo");
-            cmd.current_dir(&root).arg("mutants");
-            // Dependencies stay compiled between runs; the copies of the workspace live where
-            // the tests' default data folder (`../shared/data` beside the workspace) resolves.
-            cmd.env("CARGO_TARGET_DIR", out.join("build"))
-                .env("TMPDIR", scratch_dir(&root, &out)?);
-            for f in g.files {
-                cmd.arg("--file").arg(f);
-            }
-            for (re, _) in g.left_out {
-                cmd.arg("--exclude-re").arg(re);
-            }
             if args.list {
-                cmd.arg("--list");
-                let listed = cmd.output().context("running cargo mutants --list")?;
-                if !listed.status.success() {
-                    bail!(
-                        "cargo mutants --list failed for {}: {}",
-                        g.name,
-                        String::from_utf8_lossy(&listed.stderr)
-                    );
-                }
-                let text = String::from_utf8_lossy(&listed.stdout);
+                let text = list_group(&root, &out, g)?;
                 println!("## {} ({} mutants)", g.name, text.lines().count());
                 print!("{text}");
                 continue;
             }
+            // The group's whole listing (before the listed equivalents are skipped): the summary
+            // reads it to count the skipped equivalents and to name the stale entries of the list.
+            std::fs::create_dir_all(out.join(g.name))?;
+            let generated = list_group(&root, &out, g)?;
+            std::fs::write(out.join(g.name).join(GENERATED_FILE), &generated)?;
+            let mut cmd = group_command(&root, &out, g)?;
+            if !args.recheck_equivalents {
+                for name in generated.lines().filter(|n| equivalent.contains_key(*n)) {
+                    cmd.arg("--exclude-re")
+                        .arg(format!("^{}$", regex_escape(name)));
+                }
+            }
             let mut target = out.join(g.name);
             if args.retest_missed {
-                let equivalent = equivalents(&root)?;
                 let list = outcomes(&target)
                     .with_context(|| format!("--retest-missed needs a run of {}", g.name))?
                     .list;
@@ -370,6 +372,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     summarise(&root, &out, &groups)
+}
+
+/// Where a run keeps its group's whole listing (`cargo mutants --list` with the group's files
+/// and left-out functions, before the listed equivalents are skipped), in the group's folder.
+const GENERATED_FILE: &str = "generated.txt";
+
+/// `cargo mutants` on the group's files, its left-out functions excluded, run from the
+/// workspace root with the shared build folder and the scratch folder of `out`.
+fn group_command(root: &Path, out: &Path, g: &Group) -> anyhow::Result<Command> {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root).arg("mutants");
+    // Dependencies stay compiled between runs; the copies of the workspace live where the
+    // tests' default data folder (`../shared/data` beside the workspace) resolves.
+    cmd.env("CARGO_TARGET_DIR", out.join("build"))
+        .env("TMPDIR", scratch_dir(root, out)?);
+    for f in g.files {
+        cmd.arg("--file").arg(f);
+    }
+    for (re, _) in g.left_out {
+        cmd.arg("--exclude-re").arg(re);
+    }
+    Ok(cmd)
+}
+
+/// The names of the group's mutants (`cargo mutants --list`: nothing is built), one per line.
+fn list_group(root: &Path, out: &Path, g: &Group) -> anyhow::Result<String> {
+    let listed = group_command(root, out, g)?
+        .arg("--list")
+        .output()
+        .context("running cargo mutants --list")?;
+    if !listed.status.success() {
+        bail!(
+            "cargo mutants --list failed for {}: {}",
+            g.name,
+            String::from_utf8_lossy(&listed.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&listed.stdout).into_owned())
 }
 
 /// The folder the copies of the workspace go to. The tests find the data sets at
@@ -576,7 +616,15 @@ fn kind_of(summary: &str) -> Option<Kind> {
 }
 
 fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
-    let equivalent = equivalents(root)?;
+    summarise_with(&equivalents(root)?, out, groups)
+}
+
+/// The summary of the runs under `out` against the list of equivalent mutants `equivalent`.
+fn summarise_with(
+    equivalent: &BTreeMap<String, String>,
+    out: &Path,
+    groups: &[&Group],
+) -> anyhow::Result<()> {
     let mut md = String::from(
         "# Mutation testing of the privacy-critical code\n\n\
          | group | tested | of | caught | timeout | missed | equivalent | unviable | score | minutes | now |\n\
@@ -595,11 +643,13 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
     // Groups not run, or whose last run tested one shard: an entry of the list missing from it
     // may be in another shard, so "no longer generated" is not judged for them.
     let mut sharded = Vec::new();
+    // Groups whose run saved its listing: their stale entries are judged from it.
+    let mut listed_groups = Vec::new();
     for g in groups {
         let dir = out.join(g.name);
         let Results {
             list,
-            generated,
+            generated: generated_count,
             seconds,
             per_file,
             baseline,
@@ -621,6 +671,30 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
         let label = match &shard {
             Some(k) => format!("{} (shard {})", g.name, k.trim()),
             None => g.name.to_string(),
+        };
+        // The listed equivalents the run skipped: those of the group's listing that it did not
+        // test. A sharded run's listing is the whole group's; shard 0 counts them.
+        let generated: Option<Vec<String>> = std::fs::read_to_string(dir.join(GENERATED_FILE))
+            .ok()
+            .map(|t| t.lines().map(str::to_string).collect());
+        let tested: std::collections::BTreeSet<&String> = list.iter().map(|(n, _)| n).collect();
+        let skipped: Vec<&String> = generated
+            .iter()
+            .flatten()
+            .filter(|n| equivalent.contains_key(*n) && !tested.contains(n))
+            .collect();
+        seen.extend(skipped.iter().map(|n| n.to_string()));
+        if let Some(generated) = &generated {
+            for name in equivalent.keys() {
+                if g.files.iter().any(|f| name.starts_with(f)) && !generated.contains(name) {
+                    stale.push(format!("{name} (no longer generated)"));
+                }
+            }
+            listed_groups.push(g.name);
+        }
+        let skipped = match shard.as_deref().map(str::trim) {
+            Some(k) if !k.starts_with("0/") => 0,
+            _ => skipped.len(),
         };
         let mut n = BTreeMap::new();
         let mut equiv = 0;
@@ -648,11 +722,11 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
             "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} |\n",
             label,
             list.len(),
-            generated,
+            generated_count + skipped,
             get(Kind::Caught),
             get(Kind::Timeout),
             missed,
-            equiv,
+            equiv + skipped,
             get(Kind::Unviable),
             score,
             seconds / 60.0,
@@ -663,16 +737,20 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
         }
     }
     for name in equivalent.keys() {
-        let in_group = groups
-            .iter()
-            .any(|g| !sharded.contains(&g.name) && g.files.iter().any(|f| name.starts_with(f)));
+        let in_group = groups.iter().any(|g| {
+            !sharded.contains(&g.name)
+                && !listed_groups.contains(&g.name)
+                && g.files.iter().any(|f| name.starts_with(f))
+        });
         if in_group && !seen.contains(name) {
             stale.push(format!("{name} (no longer generated)"));
         }
     }
     md.push_str(
-        "\nScore: (caught + timeout) / (tested - unviable - equivalent); `tested` below `of` \
-         means the run was stopped (or is still going) before every generated mutant was tested. \
+        "\nScore: (caught + timeout) / (tested - unviable - equivalent); `of` counts the mutants \
+         generated, the listed equivalents the run skipped included (`--recheck-equivalents` \
+         tests them too); `tested` below `of` minus the skipped equivalents means the run was \
+         stopped (or is still going) before every generated mutant was tested. \
          Minutes: the build and test time `cargo mutants` recorded for the last run (baseline \
          included, retests not), about its wall time at `--jobs 1`; now: the same with each \
          retested mutant's retest time in place of its first (a rerun with today's tests \
@@ -703,4 +781,130 @@ fn summarise(root: &Path, out: &Path, groups: &[&Group]) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GROUP: Group = Group {
+        name: "g",
+        package: "p",
+        files: &["src/a.rs"],
+        left_out: &[],
+        tests: None,
+        timeout: 10,
+    };
+
+    fn outcome(name: &str, summary: &str) -> Value {
+        serde_json::json!({
+            "scenario": {"Mutant": {"name": name, "file": "src/a.rs"}},
+            "summary": summary,
+            "phase_results": [{"phase": "Build", "duration": 2.0}, {"phase": "Test", "duration": 1.0}],
+        })
+    }
+
+    /// A run folder for the group: the outcomes (a baseline and `tested`), and the listing.
+    fn run_dir(label: &str, tested: &[(&str, &str)], generated: &[&str]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xtask-mutants-test-{}-{label}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mo = dir.join("g/mutants.out");
+        std::fs::create_dir_all(&mo).unwrap();
+        let mut outcomes = vec![serde_json::json!({
+            "scenario": "Baseline", "summary": "Success",
+            "phase_results": [{"phase": "Build", "duration": 30.0}],
+        })];
+        outcomes.extend(tested.iter().map(|(n, k)| outcome(n, k)));
+        std::fs::write(
+            mo.join("outcomes.json"),
+            serde_json::json!({ "outcomes": outcomes }).to_string(),
+        )
+        .unwrap();
+        let names: Vec<_> = tested.iter().map(|(n, _)| *n).collect();
+        std::fs::write(
+            mo.join("mutants.json"),
+            serde_json::to_string(&names).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("g").join(GENERATED_FILE), generated.join("\n")).unwrap();
+        dir
+    }
+
+    fn listed(names: &[&str]) -> BTreeMap<String, String> {
+        names
+            .iter()
+            .map(|n| (n.to_string(), "reason".to_string()))
+            .collect()
+    }
+
+    /// The group's row of the summary, split into its cells.
+    fn row(dir: &Path) -> Vec<String> {
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        let line = md.lines().find(|l| l.starts_with("| g |")).unwrap();
+        line.split('|').map(|c| c.trim().to_string()).collect()
+    }
+
+    #[test]
+    fn a_skipped_listed_equivalent_counts_as_equivalent_not_as_tested() {
+        // Generated: a, b, c, e (listed, skipped by the run); tested: a caught, b timeout,
+        // c unviable.
+        let dir = run_dir(
+            "skipped",
+            &[
+                ("src/a.rs:1:1: a", "CaughtMutant"),
+                ("src/a.rs:2:1: b", "Timeout"),
+                ("src/a.rs:3:1: c", "Unviable"),
+            ],
+            &[
+                "src/a.rs:1:1: a",
+                "src/a.rs:2:1: b",
+                "src/a.rs:3:1: c",
+                "src/a.rs:4:1: e",
+            ],
+        );
+        summarise_with(&listed(&["src/a.rs:4:1: e"]), &dir, &[&GROUP]).unwrap();
+        let r = row(&dir);
+        // | g | tested | of | caught | timeout | missed | equivalent | unviable | score | ...
+        assert_eq!(&r[2..10], ["3", "4", "1", "1", "0", "1", "1", "1.000"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_listed_equivalent_no_longer_generated_is_stale_and_fails_the_summary() {
+        let dir = run_dir(
+            "stale",
+            &[("src/a.rs:1:1: a", "CaughtMutant")],
+            &["src/a.rs:1:1: a"],
+        );
+        let err = summarise_with(&listed(&["src/a.rs:9:9: gone"]), &dir, &[&GROUP])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("1 entries"), "{err}");
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(
+            md.contains("src/a.rs:9:9: gone (no longer generated)"),
+            "{md}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missed_mutant_that_is_not_listed_fails_the_summary() {
+        let dir = run_dir(
+            "missed",
+            &[
+                ("src/a.rs:1:1: a", "CaughtMutant"),
+                ("src/a.rs:5:5: m", "MissedMutant"),
+            ],
+            &["src/a.rs:1:1: a", "src/a.rs:5:5: m", "src/a.rs:6:6: f"],
+        );
+        let err = summarise_with(&listed(&["src/a.rs:6:6: f"]), &dir, &[&GROUP])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("1 missed"), "{err}");
+        let r = row(&dir);
+        assert_eq!(&r[2..10], ["2", "3", "1", "0", "1", "1", "0", "0.500"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
