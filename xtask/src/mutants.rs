@@ -3,8 +3,8 @@
 //! ```text
 //! cargo install cargo-mutants --locked        # once (about 5 minutes of CPU)
 //! cargo xtask mutants --list                  # the mutants of each group, nothing run
-//! cargo xtask mutants                         # every group (about 2 h 20 min on 2 cores)
-//! cargo xtask mutants --shard 0/2 --out target/mutants-half0   # half of every group (about 70 min)
+//! cargo xtask mutants                         # every group (over two hours on 2 cores)
+//! cargo xtask mutants --shard 0/2 --out target/mutants-half0   # half of every group (73 min measured)
 //! cargo xtask mutants --recheck-equivalents   # also test the mutants listed as equivalent
 //! cargo xtask mutants --group privacy-noise   # one group
 //! cargo xtask mutants --group privacy-noise --iterate   # only what was not caught last time
@@ -231,7 +231,8 @@ pub struct Args {
     retest_missed: bool,
     /// Test only shard `k` of `n` of each group's mutants (`k/n`, `0 <= k < n`, round-robin):
     /// the shards together are the whole run, for splitting it across machines or sessions.
-    /// Each shard writes its own folder (`--out`); their summaries add up.
+    /// Each shard writes its own folder (`--out`); their summaries add up (shard 0 counts the
+    /// group's skipped equivalents).
     #[arg(long)]
     shard: Option<String>,
     /// Also test the mutants listed as equivalent. By default they are skipped (each would
@@ -285,12 +286,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let generated = list_group(&root, &out, g)?;
             std::fs::write(out.join(g.name).join(GENERATED_FILE), &generated)?;
             let mut cmd = group_command(&root, &out, g)?;
-            if !args.recheck_equivalents {
-                for name in generated.lines().filter(|n| equivalent.contains_key(*n)) {
-                    cmd.arg("--exclude-re")
-                        .arg(format!("^{}$", regex_escape(name)));
-                }
+            let skipped: Vec<&str> = if args.recheck_equivalents {
+                Vec::new()
+            } else {
+                generated
+                    .lines()
+                    .filter(|n| equivalent.contains_key(*n))
+                    .collect()
+            };
+            for name in &skipped {
+                cmd.arg("--exclude-re")
+                    .arg(format!("^{}$", regex_escape(name)));
             }
+            std::fs::write(out.join(g.name).join(SKIPPED_FILE), skipped.join("\n"))?;
             let mut target = out.join(g.name);
             if args.retest_missed {
                 let list = outcomes(&target)
@@ -377,6 +385,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Where a run keeps its group's whole listing (`cargo mutants --list` with the group's files
 /// and left-out functions, before the listed equivalents are skipped), in the group's folder.
 const GENERATED_FILE: &str = "generated.txt";
+
+/// Where a run keeps the names of the listed equivalents it skipped (none with
+/// `--recheck-equivalents`), in the group's folder.
+const SKIPPED_FILE: &str = "skipped-equivalents.txt";
 
 /// `cargo mutants` on the group's files, its left-out functions excluded, run from the
 /// workspace root with the shared build folder and the scratch folder of `out`.
@@ -672,18 +684,33 @@ fn summarise_with(
             Some(k) => format!("{} (shard {})", g.name, k.trim()),
             None => g.name.to_string(),
         };
-        // The listed equivalents the run skipped: those of the group's listing that it did not
-        // test. A sharded run's listing is the whole group's; shard 0 counts them.
-        let generated: Option<Vec<String>> = std::fs::read_to_string(dir.join(GENERATED_FILE))
-            .ok()
-            .map(|t| t.lines().map(str::to_string).collect());
+        // The listed equivalents the run skipped and still listed (a sharded run skips those of
+        // the whole group; shard 0 counts them), and the group's listing.
+        let read_lines = |file: &str| -> Option<Vec<String>> {
+            std::fs::read_to_string(dir.join(file)).ok().map(|t| {
+                t.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+        };
+        let generated = read_lines(GENERATED_FILE);
+        // A run of af0a35d kept no list of what it skipped: it skipped the listed mutants of
+        // its listing, so those it did not test.
         let tested: std::collections::BTreeSet<&String> = list.iter().map(|(n, _)| n).collect();
-        let skipped: Vec<&String> = generated
-            .iter()
-            .flatten()
-            .filter(|n| equivalent.contains_key(*n) && !tested.contains(n))
+        let skipped: Vec<String> = read_lines(SKIPPED_FILE)
+            .unwrap_or_else(|| {
+                generated
+                    .iter()
+                    .flatten()
+                    .filter(|n| !tested.contains(n))
+                    .cloned()
+                    .collect()
+            })
+            .into_iter()
+            .filter(|n| equivalent.contains_key(n))
             .collect();
-        seen.extend(skipped.iter().map(|n| n.to_string()));
+        seen.extend(skipped.iter().cloned());
         if let Some(generated) = &generated {
             for name in equivalent.keys() {
                 if g.files.iter().any(|f| name.starts_with(f)) && !generated.contains(name) {
@@ -805,7 +832,12 @@ mod tests {
     }
 
     /// A run folder for the group: the outcomes (a baseline and `tested`), and the listing.
-    fn run_dir(label: &str, tested: &[(&str, &str)], generated: &[&str]) -> PathBuf {
+    fn run_dir(
+        label: &str,
+        tested: &[(&str, &str)],
+        generated: &[&str],
+        skipped: &[&str],
+    ) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("xtask-mutants-test-{}-{label}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -828,6 +860,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.join("g").join(GENERATED_FILE), generated.join("\n")).unwrap();
+        std::fs::write(dir.join("g").join(SKIPPED_FILE), skipped.join("\n")).unwrap();
         dir
     }
 
@@ -862,6 +895,7 @@ mod tests {
                 "src/a.rs:3:1: c",
                 "src/a.rs:4:1: e",
             ],
+            &["src/a.rs:4:1: e"],
         );
         summarise_with(&listed(&["src/a.rs:4:1: e"]), &dir, &[&GROUP]).unwrap();
         let r = row(&dir);
@@ -876,6 +910,7 @@ mod tests {
             "stale",
             &[("src/a.rs:1:1: a", "CaughtMutant")],
             &["src/a.rs:1:1: a"],
+            &[],
         );
         let err = summarise_with(&listed(&["src/a.rs:9:9: gone"]), &dir, &[&GROUP])
             .unwrap_err()
@@ -898,6 +933,7 @@ mod tests {
                 ("src/a.rs:5:5: m", "MissedMutant"),
             ],
             &["src/a.rs:1:1: a", "src/a.rs:5:5: m", "src/a.rs:6:6: f"],
+            &["src/a.rs:6:6: f"],
         );
         let err = summarise_with(&listed(&["src/a.rs:6:6: f"]), &dir, &[&GROUP])
             .unwrap_err()
@@ -905,6 +941,44 @@ mod tests {
         assert!(err.starts_with("1 missed"), "{err}");
         let r = row(&dir);
         assert_eq!(&r[2..10], ["2", "3", "1", "0", "1", "1", "0", "0.500"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_recheck_names_a_caught_listed_mutant_and_a_later_shard_does_not_count_the_skipped() {
+        // --recheck-equivalents: nothing skipped, the listed e tested and caught: stale.
+        let dir = run_dir(
+            "recheck",
+            &[
+                ("src/a.rs:1:1: a", "CaughtMutant"),
+                ("src/a.rs:4:1: e", "CaughtMutant"),
+            ],
+            &["src/a.rs:1:1: a", "src/a.rs:4:1: e"],
+            &[],
+        );
+        let err = summarise_with(&listed(&["src/a.rs:4:1: e"]), &dir, &[&GROUP])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("1 entries"), "{err}");
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(md.contains("src/a.rs:4:1: e (caught)"), "{md}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // Shard 1/2 skipped e too, but shard 0/2 counts it: not this one.
+        let dir = run_dir(
+            "shard",
+            &[("src/a.rs:2:1: b", "CaughtMutant")],
+            &["src/a.rs:1:1: a", "src/a.rs:2:1: b", "src/a.rs:4:1: e"],
+            &["src/a.rs:4:1: e"],
+        );
+        std::fs::write(dir.join("g/shard.txt"), "1/2").unwrap();
+        summarise_with(&listed(&["src/a.rs:4:1: e"]), &dir, &[&GROUP]).unwrap();
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        let line = md
+            .lines()
+            .find(|l| l.starts_with("| g (shard 1/2) |"))
+            .unwrap();
+        let r: Vec<_> = line.split('|').map(str::trim).collect();
+        assert_eq!(&r[2..10], ["1", "1", "1", "0", "0", "0", "0", "1.000"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
