@@ -17,6 +17,7 @@ mod common;
 mod controls;
 mod fixtures;
 mod local_noise;
+mod orthogonal_arms;
 mod problem;
 mod scaling;
 mod spectrum;
@@ -107,6 +108,22 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "jdp-qff/control/scaling-ignores-data-local",
             scaling::control_ignores_data_local,
+        ),
+        Check::new(
+            "jdp-qff/scaling/jdp-orthogonal-arms",
+            scaling::scaling_jdp_orthogonal_arms,
+        ),
+        Check::new(
+            "jdp-qff/scaling/local-orthogonal-arms",
+            scaling::scaling_local_orthogonal_arms,
+        ),
+        Check::new(
+            "jdp-qff/control/scaling-greedy-jdp",
+            scaling::control_greedy_jdp,
+        ),
+        Check::new(
+            "jdp-qff/control/scaling-greedy-local",
+            scaling::control_greedy_local,
         ),
         Check::new("jdp-qff/sweep/alpha", sweep::sweep_alpha),
     ]
