@@ -24,14 +24,18 @@
 //!   most `0.9 <= B_y = 1` (the clipping never binds). The regret is against `b`.
 //!
 //! # Why a learner without its width fails here, and GP-UCB does not
-//! The learner's estimate of `f` at a point it has not played, orthogonal to all it has played,
-//! is the privacy noise divided by the PSD shift; the estimate at a point it has played is a
-//! shrunk mean of positive rewards. Once a greedy learner (the argmax of its posterior mean) has
-//! played a suboptimal point, that point's estimate is positive while `b`'s stays at the noise,
-//! so it never plays `b`: its regret is linear whenever the first point it settles on is not
-//! `b`. GP-UCB's width at `b` stays at about `beta^{1/2} / sqrt(lambda_min)` while `b` is
-//! unplayed, so it plays `b`. Measured in the checks that use this problem (the controls print
-//! how many runs locked onto a suboptimal point).
+//! Without privacy noise, the ridge estimate at a point orthogonal to every point played so far
+//! is 0, and the estimate at a played point is a shrunk mean of positive rewards. Once a greedy
+//! learner (the argmax of its posterior mean) has played a point other than `b`, that point's
+//! estimate is positive and `b`'s is 0, so it never plays `b` and its regret is linear. By
+//! symmetry of its first noisy argmax over the `2 SEGMENTS + 2` points it settles first on
+//! another point in about 7 runs of 8 (an argument, not a measurement; the controls print the
+//! measured count). With privacy noise `b`'s estimate is not 0: the tree's noise matrix has
+//! off-diagonal entries, so it couples `b` to the points played, besides the noise on the
+//! vector, both divided by about the PSD shift; at `alpha = 10^4` this is small, at
+//! `alpha = 100` greedy locked far less often (measured; the cause is not isolated:
+//! docs/jdp-qff.md). GP-UCB's width at an unplayed `b` stays at about
+//! `beta^{1/2} / sqrt(lambda + lambda_min)`, so it plays `b`.
 
 use std::f64::consts::FRAC_PI_2;
 
@@ -62,8 +66,9 @@ pub(super) struct OrthogonalArms {
 }
 
 impl OrthogonalArms {
-    /// A fresh problem draw (module docs). The features are only used to evaluate `f` at the
-    /// corners, so that the means are those of the function the learner models.
+    /// A fresh problem draw (module docs). The features build `theta*` from the corners and
+    /// evaluate `f` on the decision set, so that the means are those of the function the learner
+    /// models.
     ///
     /// # Errors
     /// What mapping the corners through `features` raises.
