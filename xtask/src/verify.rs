@@ -13,7 +13,7 @@ pub struct Args {
     /// Run only the checks whose id starts with this prefix (e.g. `kernel/` or `audit/laplace`).
     #[arg(long)]
     only: Option<String>,
-    /// Default budgets: the checks take about 6 minutes on 2 cores (11 with the first build).
+    /// Default budgets: the checks take about 7 to 13 minutes on 2 cores (444 to 747 s measured), plus the first build.
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// Larger budgets: tighter statistics, longer horizons.
