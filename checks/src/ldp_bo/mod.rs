@@ -4,6 +4,7 @@
 mod ctl_noise;
 mod curator;
 mod fixtures;
+mod orthogonal_arms;
 mod pipeline;
 mod scaling;
 mod schedule;
@@ -101,6 +102,20 @@ pub fn checks() -> Vec<Check> {
         Check::new(
             "ldp-bo/control/scaling-ignores-data-ldp-ata-gp-ucb",
             |ctx| scaling::broken_control(ctx, Algorithm::Ata, scaling::Broken::IgnoresData),
+        ),
+        Check::new("ldp-bo/scaling/ldp-moma-gp-ucb-orthogonal-arms", |ctx| {
+            scaling::scaling_orthogonal(ctx, Algorithm::Moma)
+        }),
+        Check::new("ldp-bo/scaling/ldp-ata-gp-ucb-orthogonal-arms", |ctx| {
+            scaling::scaling_orthogonal(ctx, Algorithm::Ata)
+        }),
+        Check::new(
+            "ldp-bo/control/scaling-greedy-ldp-moma-gp-ucb-orthogonal-arms",
+            |ctx| scaling::control_greedy_orthogonal(ctx, Algorithm::Moma),
+        ),
+        Check::new(
+            "ldp-bo/control/scaling-greedy-ldp-ata-gp-ucb-orthogonal-arms",
+            |ctx| scaling::control_greedy_orthogonal(ctx, Algorithm::Ata),
         ),
         Check::new("ldp-bo/sweep/ldp-tgp-ucb", sweep::sweep_tgp),
         Check::new("ldp-bo/sweep/ldp-moma-gp-ucb", sweep::sweep_moma),
