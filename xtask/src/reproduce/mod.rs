@@ -7,9 +7,12 @@
 //! their raw records to one shard file instead ([`shard`]); `reproduce merge SHARDS...` puts the
 //! `n` shard files together and writes the same files as the run without `--shard` (the same
 //! bytes, but for the seconds of `summary.md`: in a merge, the sums over the shards).
+//!
+//! `reproduce pair A B` compares two runs' output folders trial by trial ([`pair`]).
 
 mod claims;
 mod figure;
+mod pair;
 mod plot;
 mod shard;
 
@@ -41,6 +44,10 @@ enum Command {
     /// Merge the shard files of `reproduce PAPER --shard i/n` (every i of 0..n once) into the
     /// files the run without --shard writes.
     Merge(shard::MergeArgs),
+    /// Compare two runs of the same figures with the same seeds (e.g. `--sampler textbook`
+    /// against the default) trial by trial: per curve, the means, the paired difference and the
+    /// exact sign and Wilcoxon signed-rank tests of the final regret.
+    Pair(pair::PairArgs),
 }
 
 /// Options of `reproduce PAPER`.
@@ -140,6 +147,7 @@ fn default_out(paper: Paper) -> PathBuf {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Some(Command::Merge(m)) => shard::merge(m),
+        Some(Command::Pair(p)) => pair::run(p),
         None => run_paper(args.run),
     }
 }
