@@ -17,17 +17,21 @@
 //! - Rewards `y = f(x) + eta`, `eta ~ U[-0.1, 0.1]` (`R = 0.1`): every reward is positive and at
 //!   most `0.9 < B + R`, so CTL's clip to `[-(B + R), B + R]` never binds.
 //!
-//! # Why a learner without its width fails here
+//! # Why a learner without its width can fail here
 //! The posterior mean at an arm is a combination of the messages of every arm weighted through
 //! the kernel; with correlations below `1e-11` an arm's mean is, to that precision, a shrunk
 //! (and, for ATA and MoMA, truncated or median-of-means) estimate from its own messages, and
-//! 0 at an arm never played. A greedy learner (the argmax of its posterior mean) whose estimate
-//! of some played arm other than `b` is positive while `b`'s is not above it never plays `b`
-//! again, and its regret is linear. Under CTL's Laplace noise the messages can be negative, so
-//! whether, and how often, a greedy learner locks is measured, not derived: the checks print
-//! how many runs locked. The algorithms' width at an arm played `n` times stays at about
-//! `beta / sqrt(n + lambda)` (the bias term `B (1 + 1/sqrt(1 - e))` of ATA's width is kept in
-//! the practical preset), so they return to `b`.
+//! 0 at an arm never played. A greedy learner (the argmax of its posterior mean) plays `b` only
+//! while `b`'s estimate is the largest: once the estimate of some other played arm is above
+//! `b`'s (0 if `b` was never played) and above every other arm's, it plays `b` again only when
+//! that arm's estimate falls below `b`'s. The messages carry CTL's Laplace noise (scale
+//! `2(B + R)/eps`, about 0.5 at `eps = 4`) and can be negative, so whether, and how often, a
+//! greedy learner stays on a suboptimal arm is measured, not derived: the checks print how many
+//! seeds' runs have a regret per round above 0.25 at the largest horizon. That the algorithms
+//! with their width do not stay there is measured too; why (their width at a rarely played arm,
+//! which keeps the bias term of the practical preset) is not isolated by any control, and
+//! LDP-TGP-UCB, whose practical width also keeps a bias term, did stay on a suboptimal arm in
+//! a few seeds (docs/ldp-bo.md).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -118,6 +122,33 @@ mod tests {
     // Every reward is positive (module docs).
     const _: () = assert!(DECOY_MEANS.start - NOISE > 0.0);
 
+    /// `mu^T K^{-1} mu` by a Cholesky factorisation of the 8 x 8 Gram matrix, computed apart
+    /// from the Gershgorin bound the environment uses.
+    fn rkhs_norm_squared(kernel: &SquaredExponential, mu: &Array1<f64>) -> f64 {
+        let x = arms();
+        let k = Array2::from_shape_fn((ARMS, ARMS), |(i, j)| {
+            kernel.value_unchecked(x.row(i), x.row(j))
+        });
+        let mut l = Array2::<f64>::zeros((ARMS, ARMS));
+        for i in 0..ARMS {
+            for j in 0..=i {
+                let s: f64 = (0..j).map(|p| l[[i, p]] * l[[j, p]]).sum();
+                l[[i, j]] = if i == j {
+                    (k[[i, i]] - s).sqrt()
+                } else {
+                    (k[[i, j]] - s) / l[[j, j]]
+                };
+            }
+        }
+        // ||L^{-1} mu||^2 by forward substitution.
+        let mut z = Array1::<f64>::zeros(ARMS);
+        for i in 0..ARMS {
+            let s: f64 = (0..i).map(|p| l[[i, p]] * z[p]).sum();
+            z[i] = (mu[i] - s) / l[[i, i]];
+        }
+        z.dot(&z)
+    }
+
     #[test]
     fn arms_are_uncorrelated_and_b_bounds_the_rkhs_norm() {
         let kernel = SquaredExponential::isotropic(LENGTHSCALE).unwrap();
@@ -137,11 +168,16 @@ mod tests {
             for i in (0..ARMS).filter(|&i| i != best[0]) {
                 assert!(DECOY_MEANS.contains(&mu[i]), "{}", mu[i]);
             }
-            // B is above ||mu|| (the RKHS norm with K = I) and within 1e-9 of it, and
-            // every reward fits CTL's clip.
+            // B is the Gershgorin bound in closed form, and at least the RKHS norm itself.
             let norm = mu.dot(&mu).sqrt();
-            assert!(inst.info.b > norm && inst.info.b < norm * (1.0 + 1e-9));
-            assert!(BEST_MEAN + NOISE < inst.info.b + inst.info.r);
+            let gershgorin = norm / (1.0 - 7.0 * k_max).sqrt();
+            assert!(
+                (inst.info.b - gershgorin).abs() <= 1e-15 * gershgorin,
+                "{}",
+                inst.info.b
+            );
+            assert!(inst.info.b * inst.info.b >= rkhs_norm_squared(&kernel, &mu));
+            assert!((inst.info.r - NOISE).abs() < f64::EPSILON);
             assert_eq!(inst.env.dim(), 1);
         }
     }
