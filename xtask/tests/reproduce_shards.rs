@@ -107,7 +107,8 @@ fn three_shards_merge_to_the_whole_run_byte_for_byte() {
 
     ok(&xtask(&[&RUN[..], &["--out", fresh(&whole)][..]].concat()));
     let out = fresh(&shards).to_string();
-    // Three processes at once, as a job array would run them.
+    // Three processes at once, as a job array would run them: all spawned before any is
+    // waited for.
     let children: Vec<_> = (0..3)
         .map(|i| {
             Command::new(env!("CARGO_BIN_EXE_xtask"))
@@ -115,11 +116,14 @@ fn three_shards_merge_to_the_whole_run_byte_for_byte() {
                 .arg("reproduce")
                 .args(RUN)
                 .args(["--shard", &format!("{i}/3"), "--out", &out])
-                .output()
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the xtask binary starts")
         })
         .collect();
     for c in children {
-        ok(&c.expect("the xtask binary runs"));
+        ok(&c.wait_with_output().expect("the xtask binary runs"));
     }
     let shard_files = files(&shards);
     assert_eq!(

@@ -8,8 +8,11 @@
 //! and the Wilcoxon signed-rank test of `a - b` ([`bandit::experiment::paired`]) are reported
 //! with their two-sided p-values (twice the smaller one-sided p-value, at most 1). A curve whose
 //! values are identical in every trial (one that draws no privacy noise, say) is reported as
-//! such. Files present in one folder only are listed, not compared; a curve whose trials differ
-//! in number or index between the runs is an error (the runs are not the same experiment).
+//! such. Files present in one folder only are listed, not compared; a curve whose run settings
+//! (seed, horizon, trials) or trial indices differ between the runs is an error (the runs are not
+//! the same experiment), and so is a JSON file other than `params.json`, `claims.json` and shard
+//! files that does not read as a batch of trials (a truncated or foreign record would otherwise
+//! drop out of the comparison unseen).
 //!
 //! No test statistic is turned into a verdict here: how many curves are compared, and so which
 //! level a difference must reach, is the reader's (the output says how many were compared).
@@ -92,9 +95,9 @@ pub fn run(args: PairArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The per-trial record files of a reproduction's folder, by name without `.json`: the JSON
-/// files that parse as a batch of trials (`params.json`, `claims.json` and the diagnostics do
-/// not).
+/// The per-trial record files of a reproduction's folder, by name without `.json`: every JSON
+/// file but `params.json`, `claims.json` and shard files, each of which must read as a batch of
+/// trials (the diagnostics are CSV).
 fn records(dir: &Path) -> anyhow::Result<BTreeMap<String, BatchResult>> {
     let mut out = BTreeMap::new();
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
@@ -111,9 +114,13 @@ fn records(dir: &Path) -> anyhow::Result<BTreeMap<String, BatchResult>> {
         }
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        if let Ok(batch) = serde_json::from_str::<BatchResult>(&text) {
-            out.insert(stem.to_string(), batch);
-        }
+        let batch = serde_json::from_str::<BatchResult>(&text).with_context(|| {
+            format!(
+                "{} is not a per-trial record file (FIG-CURVE.json of `reproduce`)",
+                path.display()
+            )
+        })?;
+        out.insert(stem.to_string(), batch);
     }
     if out.is_empty() {
         bail!(
@@ -172,6 +179,13 @@ pub fn pair(a: &Path, b: &Path, metric: PairMetric) -> anyhow::Result<Pairing> {
         let Some(batch_b) = rb.get(name) else {
             continue;
         };
+        if batch_a.config != batch_b.config {
+            bail!(
+                "{name}: the runs have different settings ({:?} against {:?}): not the same experiment",
+                batch_a.config,
+                batch_b.config
+            );
+        }
         let (fa, fb) = (finals(batch_a, metric), finals(batch_b, metric));
         let ia: Vec<usize> = fa.iter().map(|p| p.0).collect();
         let ib: Vec<usize> = fb.iter().map(|p| p.0).collect();
@@ -328,6 +342,15 @@ mod tests {
         // Two-sided sign p: 2 P(Bin(10, 1/2) >= 9) = 2 * 11 / 1024.
         assert!((x.sign_two_sided - 22.0 / 1024.0).abs() < 1e-12);
         assert!((x.a.0 - 104.5).abs() < 1e-12 && (x.b.0 - 102.0).abs() < 1e-12);
+        // Wilcoxon: |d| ranks 1..9 for the positive differences, 10 for the negative one, so
+        // W_- = 10; P(W_- <= 10) = 43 / 1024 (subsets of 1..10 with sum <= 10), two-sided 86/1024.
+        assert!((x.wilcoxon_two_sided - 86.0 / 1024.0).abs() < 1e-12);
+        // sd of a - b: d = (-20, 1, ..., 9), mean 2.5.
+        let d: Vec<f64> = std::iter::once(-20.0)
+            .chain((1..10).map(f64::from))
+            .collect();
+        let sd = (d.iter().map(|v| (v - 2.5).powi(2)).sum::<f64>() / 9.0).sqrt();
+        assert!((x.sd_difference - sd).abs() < 1e-12);
         // The simple regret is half the cumulative one in these records.
         let s = pair(&a, &b, PairMetric::Simple).unwrap();
         let xs = s.curves.iter().find(|c| c.curve == "fig-x").unwrap();
@@ -346,10 +369,26 @@ mod tests {
             md.contains("| fig-same | 104.5 (3.0) | identical in all 10 trials |"),
             "{md}"
         );
-        assert!(
-            md.contains("| fig-x | 104.5 (3.0) | 102.0 (6.3) | +2.5 "),
-            "{md}"
+        let row = format!(
+            "| fig-x | 104.5 (3.0) | 102.0 (6.3) | +2.5 ({sd:.1}) | 9/10 | 0.021 | 0.084 |"
         );
+        assert!(md.contains(&row), "{md}");
+        // The same trials under another seed: refused.
+        let mut other = batch(&vb);
+        other.config = RunConfig::single(2, 2);
+        write(&b, "fig-x", &other);
+        let err = pair(&a, &b, PairMetric::Cumulative)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("fig-x") && err.contains("different settings"),
+            "{err}"
+        );
+        // A JSON file that is not a record: an error, not a curve dropped.
+        write(&b, "fig-x", &batch(&vb));
+        std::fs::write(b.join("fig-broken.json"), "{\"trials\": [").unwrap();
+        let err = format!("{:#}", pair(&a, &b, PairMetric::Cumulative).unwrap_err());
+        assert!(err.contains("fig-broken.json"), "{err}");
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! - `format`: [`FORMAT`]; `version`: [`VERSION`];
 //! - `paper`: the paper's crate name; `arguments`: the run's `--trials`, `--horizon` (`null`:
-//!   not given), `--seed`, `--only`, `--preset` and the resolved `--data-dir`; `shard`:
+//!   not given), `--seed`, `--only`, `--preset`, `--sampler` and the resolved `--data-dir`; `shard`:
 //!   `{"index": i, "count": n}`; `seconds`: the wall-clock seconds the shard's curves took;
 //! - `figures`: the selected figures in order, each `{"id", "curves"}`; a curve is `{"label",
 //!   "seconds", "batch", "diagnostics", "table"}`: `batch` is the runner's `BatchResult` (its
@@ -313,7 +313,7 @@ pub(super) fn merge(args: MergeArgs) -> anyhow::Result<()> {
         }
         if s.arguments != first.arguments {
             return Err(differs(
-                "arguments (--trials, --horizon, --seed, --only, --preset, --data-dir)",
+                "arguments (--trials, --horizon, --seed, --only, --preset, --sampler, --data-dir)",
             ));
         }
         if s.shard.count() != count {
