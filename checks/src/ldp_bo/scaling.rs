@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use verification::{CheckKind, Verdict};
-use verification::{CheckResult, Context, Mode};
+use verification::{CheckResult, Context, Mode, Outcome};
 
 use crate::shared::{
     IgnoresData, control_outcome, scaling_config, scaling_outcome, uniform_play_curve,
@@ -490,19 +490,39 @@ fn orthogonal_id(algorithm: Algorithm) -> &'static str {
     }
 }
 
+/// The runs of `algorithm` (its width set to 0 when `greedy`) on its orthogonal-arms check's
+/// grid, under that check's seed.
+fn orthogonal_runs(
+    ctx: &Context,
+    algorithm: Algorithm,
+    greedy: bool,
+) -> Result<ScalingResult, verification::scaling::ScalingError> {
+    let config = orthogonal_config(ctx, ctx.seed_for(orthogonal_id(algorithm)));
+    check_scaling_curves(
+        |t_max: usize, seed: u64| orthogonal_curve(algorithm, greedy, t_max, seed),
+        &config,
+    )
+}
+
+/// `o` with the count of `r`'s seeds that locked ([`locked_seeds`]) in its values and its
+/// measurement.
+fn with_locked_seeds(o: Outcome, r: &ScalingResult) -> Outcome {
+    let (locked, seeds) = locked_seeds(r);
+    let mut o = o.value("locked_seeds", locked);
+    o.measured.push_str(&format!(
+        "; seeds with R_T / T > {LOCKED_REGRET_PER_ROUND} at T_max (read as locked onto a suboptimal arm): {locked} of {seeds}"
+    ));
+    o
+}
+
 /// `algorithm`'s scaling check on [`super::orthogonal_arms`]: the same theory and verdict as on
 /// the Section 5 problem, on the problem where its greedy control must be FAILed.
 pub(super) fn scaling_orthogonal(ctx: &Context, algorithm: Algorithm) -> CheckResult {
-    let config = orthogonal_config(ctx, ctx.seed_for(orthogonal_id(algorithm)));
-    let r = check_scaling_curves(
-        |t_max: usize, seed: u64| orthogonal_curve(algorithm, false, t_max, seed),
-        &config,
-    )?;
+    let r = orthogonal_runs(ctx, algorithm, false)?;
     let name = algorithm.name(Setting::Ldp {
         epsilon: ORTHOGONAL_EPSILON,
     });
-    let (locked, seeds) = locked_seeds(&r);
-    let mut o = scaling_outcome(
+    let o = scaling_outcome(
         ctx,
         CheckKind::Scaling,
         &format!(
@@ -511,40 +531,26 @@ pub(super) fn scaling_orthogonal(ctx: &Context, algorithm: Algorithm) -> CheckRe
         ),
         &r,
         Verdict::Pass,
-    )
-    .value("locked_seeds", locked);
-    o.measured.push_str(&format!(
-        "; seeds with R_T / T > {LOCKED_REGRET_PER_ROUND} at T_max (read as locked onto a suboptimal arm): {locked} of {seeds}"
-    ));
-    Ok(o)
+    );
+    Ok(with_locked_seeds(o, &r))
 }
 
 /// `algorithm` with its whole UCB width set to 0 (greedy on its posterior mean) on its
 /// orthogonal-arms check's problem, horizons, seeds and theory, under that check's seed (the
-/// same problem draws and curator streams: a removed width planted in the crate would give these
-/// runs on the check itself, up to how the learner's tie-breaks consume randomness): the checker
-/// must FAIL it.
+/// same problem draws and curator streams: measured, these are the runs of the check itself
+/// with the width removed inside the crate, to the digit): the checker must FAIL it.
 pub(super) fn control_greedy_orthogonal(ctx: &Context, algorithm: Algorithm) -> CheckResult {
-    let config = orthogonal_config(ctx, ctx.seed_for(orthogonal_id(algorithm)));
-    let r = check_scaling_curves(
-        |t_max: usize, seed: u64| orthogonal_curve(algorithm, true, t_max, seed),
-        &config,
-    )?;
+    let r = orthogonal_runs(ctx, algorithm, true)?;
     let name = algorithm.name(Setting::Ldp {
         epsilon: ORTHOGONAL_EPSILON,
     });
-    let (locked, seeds) = locked_seeds(&r);
-    let mut o = control_outcome(
+    let o = control_outcome(
         ctx,
         &format!(
             "{name} (practical preset) with its whole UCB width set to 0 (greedy on the posterior mean), on {}, with its orthogonal-arms check's horizons, seeds (that check's seed) and theory",
             orthogonal_problem()
         ),
         &r,
-    )?
-    .value("locked_seeds", locked);
-    o.measured.push_str(&format!(
-        "; seeds with R_T / T > {LOCKED_REGRET_PER_ROUND} at T_max (read as locked onto a suboptimal arm): {locked} of {seeds}"
-    ));
-    Ok(o)
+    )?;
+    Ok(with_locked_seeds(o, &r))
 }

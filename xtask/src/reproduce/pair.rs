@@ -137,11 +137,13 @@ fn finals(batch: &BatchResult, metric: PairMetric) -> Vec<(usize, f64)> {
         .trials
         .iter()
         .map(|t| {
-            let series = match metric {
-                PairMetric::Cumulative => &t.cumulative_regret,
-                PairMetric::Simple => &t.simple_regret,
+            // An empty trial has no final value (NaN: refused by the caller).
+            let last = match metric {
+                _ if t.horizon() == 0 => f64::NAN,
+                PairMetric::Cumulative => t.final_cumulative_regret(),
+                PairMetric::Simple => t.final_simple_regret(),
             };
-            (t.trial, series.last().copied().unwrap_or(f64::NAN))
+            (t.trial, last)
         })
         .collect()
 }
