@@ -1,12 +1,15 @@
-//! Criterion benches: cost per sample of the hardened and textbook samplers, of the exact
+//! Criterion benches: cost per sample of the hardened and textbook samplers (single calls and
+//! batches of 10 000), of the exact Bernoulli(exp(-gamma)) they rest on, of the exact
 //! exponential mechanism, and of the accountants.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use num_bigint::BigUint;
 use privacy::accountant::rdp::paper_preset_epsilon;
 use privacy::accountant::{PldSettings, subsampled_gaussian_pld_epsilon};
-use privacy::exact_fixed::{DiscreteGaussian, DiscreteLaplace};
+use privacy::exact;
+use privacy::exact_fixed::{self, DiscreteGaussian, DiscreteLaplace};
 use privacy::mechanisms::ExponentialMechanism;
 use privacy::sampler::{Grid, Hardened, NoiseSampler, Norm, Textbook};
 use rand::SeedableRng;
@@ -74,6 +77,13 @@ fn fixed_width(c: &mut Criterion, rng: &mut ChaCha20Rng) {
     g.bench_function("hardened gaussian (fixed width)", |b| {
         b.iter(|| Hardened.gaussian_noise_into(black_box(scale), grid, &mut out, rng))
     });
+    let mut values = vec![0.3; 10_000];
+    g.bench_function("textbook laplace", |b| {
+        b.iter(|| Textbook.perturb_laplace_into(black_box(&mut values), scale, grid, rng))
+    });
+    g.bench_function("hardened laplace (fixed width)", |b| {
+        b.iter(|| Hardened.perturb_laplace_into(black_box(&mut values), scale, grid, rng))
+    });
     let units = scale / grid.width();
     let (num, den) = (units as u64, 1);
     let laplace = DiscreteLaplace::new(num, den).expect("scale within range");
@@ -85,6 +95,24 @@ fn fixed_width(c: &mut Criterion, rng: &mut ChaCha20Rng) {
     g.bench_function("hardened gaussian (fixed width, integers)", |b| {
         b.iter(|| gaussian.fill(black_box(&mut ints), rng))
     });
+    g.finish();
+    bernoulli_exp_neg(c, rng);
+}
+
+/// Bernoulli(exp(-gamma)), the step both exact samplers rest on, at the rational gammas they
+/// use (`gamma = a/b` below 1, e.g. `U/t` in the discrete Laplace, and above 1): the
+/// fixed-width form against the arbitrary-precision reference.
+fn bernoulli_exp_neg(c: &mut Criterion, rng: &mut ChaCha20Rng) {
+    let mut g = c.benchmark_group("bernoulli(exp(-gamma))");
+    for (a, b) in [(1u64, 3u64), (2_718_281, 1_000_000), (7, 2)] {
+        let (big_a, big_b) = (BigUint::from(a), BigUint::from(b));
+        g.bench_function(format!("fixed width, gamma = {a}/{b}"), |bench| {
+            bench.iter(|| exact_fixed::bernoulli_exp_neg(black_box(a), b, rng))
+        });
+        g.bench_function(format!("arbitrary precision, gamma = {a}/{b}"), |bench| {
+            bench.iter(|| exact::bernoulli_exp_neg(black_box(&big_a), &big_b, rng))
+        });
+    }
     g.finish();
 }
 

@@ -287,11 +287,20 @@ impl DiscreteLaplace {
     /// Fill `out` with independent samples (the batch form; `Err(k)` if sample `k` did not fit
     /// `i64`, `out[..k]` filled).
     pub fn fill<R: Rng + ?Sized>(&self, out: &mut [i64], rng: &mut R) -> Result<(), usize> {
-        let bits = &mut Bits::new(rng);
-        for (k, entry) in out.iter_mut().enumerate() {
-            *entry = self.draw(bits).ok_or(k)?;
+        for (k, (entry, y)) in out.iter_mut().zip(self.samples(rng)).enumerate() {
+            *entry = y.ok_or(k)?;
         }
         Ok(())
+    }
+
+    /// An endless stream of independent samples sharing one buffer of random bits (each item as
+    /// [`Self::sample`]).
+    pub fn samples<'a, R: Rng + ?Sized>(
+        &'a self,
+        rng: &'a mut R,
+    ) -> impl Iterator<Item = Option<i64>> + 'a {
+        let mut bits = Bits::new(rng);
+        std::iter::repeat_with(move || self.draw(&mut bits))
     }
 
     /// CKS Algorithm 2: `U` uniform on `{0..t-1}`; reject unless Bernoulli(exp(-U/t)); `V` = the

@@ -253,6 +253,24 @@ pub trait NoiseSampler {
         Ok(())
     }
 
+    /// Replace each entry `x` of `values` by `perturb_laplace(x, scale, grid, rng)`'s law: the
+    /// batch form of a mechanism adding Laplace noise to many coordinates (`scale` checked
+    /// once). The textbook sampler draws exactly what successive single calls would; the
+    /// hardened one shares one buffer of random bits over the batch, so its draws differ from
+    /// successive single calls (same law). On an error `values` is left partly replaced.
+    fn perturb_laplace_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        for entry in values.iter_mut() {
+            *entry = self.perturb_laplace(*entry, scale, grid, rng)?;
+        }
+        Ok(())
+    }
+
     /// A uniform double on [0, 1) (textbook: multiples of 2^-53; hardened:
     /// [`exact::hardened_uniform`]).
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64;
@@ -464,6 +482,57 @@ impl Hardened {
     }
 }
 
+impl Hardened {
+    /// The batch form of [`Self::perturb`]: one buffer of random bits for the whole batch
+    /// (`DiscreteGaussian::samples`, `DiscreteLaplace::samples`) when the scale fits the
+    /// fixed-width law; entry by entry through [`Self::perturb`] otherwise.
+    fn perturb_into<R: Rng + ?Sized>(
+        values: &mut [f64],
+        scale: f64,
+        grid: Grid,
+        gaussian: bool,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        let scale = check_scale(scale)?;
+        match Self::fast_law(scale, grid, gaussian) {
+            Some(FastLaw::Gaussian(law)) => {
+                add_grid_noise(values, grid, law.samples(rng), "discrete Gaussian")
+            }
+            Some(FastLaw::Laplace(law)) => {
+                add_grid_noise(values, grid, law.samples(rng), "discrete Laplace")
+            }
+            None => {
+                for entry in values.iter_mut() {
+                    *entry = Self::perturb(*entry, scale, grid, gaussian, rng)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `values[k] <- round_grid(values[k]) + width * z_k` with `z_k` the stream's k-th item (`None`:
+/// a sample that did not fit `i64`, reported as an overflow of `what`).
+fn add_grid_noise(
+    values: &mut [f64],
+    grid: Grid,
+    mut noise: impl Iterator<Item = Option<i64>>,
+    what: &'static str,
+) -> Result<(), PrivacyError> {
+    for entry in values.iter_mut() {
+        let x = check_x(*entry)?;
+        let z = noise
+            .next()
+            .flatten()
+            .ok_or(PrivacyError::SampleOverflow(what))?;
+        *entry = match grid.small_index_of(x) {
+            Some(i) => grid.combine(i, z),
+            None => grid.value_of(&(grid.index_of(x)? + BigInt::from(z))),
+        };
+    }
+    Ok(())
+}
+
 impl NoiseSampler for Hardened {
     fn name(&self) -> &'static str {
         "hardened"
@@ -521,27 +590,16 @@ impl NoiseSampler for Hardened {
         grid: Grid,
         rng: &mut R,
     ) -> Result<(), PrivacyError> {
-        let sigma = check_scale(sigma)?;
-        let Some(FastLaw::Gaussian(law)) = Self::fast_law(sigma, grid, true) else {
-            for entry in values.iter_mut() {
-                *entry = self.perturb_gaussian(*entry, sigma, grid, rng)?;
-            }
-            return Ok(());
-        };
-        // One buffer of random bits for the whole batch (`DiscreteGaussian::samples`).
-        let mut noise = law.samples(rng);
-        for entry in values.iter_mut() {
-            let x = check_x(*entry)?;
-            let z = noise
-                .next()
-                .flatten()
-                .ok_or(PrivacyError::SampleOverflow("discrete Gaussian"))?;
-            *entry = match grid.small_index_of(x) {
-                Some(i) => grid.combine(i, z),
-                None => grid.value_of(&(grid.index_of(x)? + BigInt::from(z))),
-            };
-        }
-        Ok(())
+        Self::perturb_into(values, sigma, grid, true, rng)
+    }
+    fn perturb_laplace_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        Self::perturb_into(values, scale, grid, false, rng)
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         exact::hardened_uniform(rng)
@@ -623,6 +681,18 @@ impl NoiseSampler for Sampler {
         match self {
             Self::Textbook => Textbook.perturb_gaussian_into(values, sigma, grid, rng),
             Self::Hardened => Hardened.perturb_gaussian_into(values, sigma, grid, rng),
+        }
+    }
+    fn perturb_laplace_into<R: Rng + ?Sized>(
+        &self,
+        values: &mut [f64],
+        scale: f64,
+        grid: Grid,
+        rng: &mut R,
+    ) -> Result<(), PrivacyError> {
+        match self {
+            Self::Textbook => Textbook.perturb_laplace_into(values, scale, grid, rng),
+            Self::Hardened => Hardened.perturb_laplace_into(values, scale, grid, rng),
         }
     }
     fn uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
@@ -854,8 +924,12 @@ mod tests {
             let mut values = [1.0, 2.0, 3.0];
             s.perturb_gaussian_into(&mut values, 1.5, grid, &mut r)
                 .unwrap();
+            let mut laplace = [-1.0, 0.5];
+            s.perturb_laplace_into(&mut laplace, 1.5, grid, &mut r)
+                .unwrap();
             v.extend(out);
             v.extend(values);
+            v.extend(laplace);
             v.push(s.perturb_laplace(0.25, 1.5, grid, &mut r).unwrap());
             v
         }
@@ -931,8 +1005,13 @@ mod tests {
         SingleCalls
             .perturb_gaussian_into(&mut values, 1.5, grid, &mut rng())
             .unwrap();
+        let mut laplace = [1.0, -2.0, 3.0, 0.5];
+        SingleCalls
+            .perturb_laplace_into(&mut laplace, 1.5, grid, &mut rng())
+            .unwrap();
         let mut r = rng();
         let mut r2 = rng();
+        let mut r3 = rng();
         for (k, x) in [1.0, -2.0, 3.0, 0.5].into_iter().enumerate() {
             assert_eq!(
                 noise[k],
@@ -941,6 +1020,10 @@ mod tests {
             assert_eq!(
                 values[k],
                 Textbook.perturb_gaussian(x, 1.5, grid, &mut r2).unwrap()
+            );
+            assert_eq!(
+                laplace[k],
+                Textbook.perturb_laplace(x, 1.5, grid, &mut r3).unwrap()
             );
         }
         assert!(noise.iter().all(|z| *z != 0.0));

@@ -286,6 +286,71 @@ fn the_batch_gaussian_is_the_per_entry_gaussian() {
     }
 }
 
+/// The Laplace batch (`perturb_laplace_into`, what `LaplaceMechanism::release_vector` calls):
+/// the textbook batch draws what the per-entry calls draw, bit for bit; the hardened batch
+/// (one shared buffer of random bits, so different draws) has the per-entry law: KS against
+/// the continuous Laplace(b) around each value (DKW plus one grid atom), at a scale on the
+/// fixed-width path (1234.5) and one on the arbitrary-precision path (2^60 grid units, beyond
+/// the fixed-width samplers' 2^53), and the same test rejects a batch drawn at 1.1 b; both
+/// samplers refuse a bad scale and a non-finite value.
+#[test]
+fn the_laplace_batch_has_the_per_entry_law() {
+    use privacy::sampler::{Norm, Sampler};
+    let grid = Grid::for_sensitivity(1.5, 60, Norm::L1).unwrap();
+    let thr = dkw_threshold(N, ALPHA);
+    let values: Vec<f64> = (0..N).map(|k| (k % 7) as f64 - 3.0).collect();
+    let centred =
+        |out: &[f64]| -> Vec<f64> { out.iter().zip(&values).map(|(y, x)| y - x).collect() };
+    for b in [1234.5, grid.width() * 2f64.powi(60)] {
+        let mut batch = values.clone();
+        Sampler::Textbook
+            .perturb_laplace_into(&mut batch, b, grid, &mut rng(81))
+            .unwrap();
+        let mut r = rng(81);
+        for (k, (&y, &x)) in batch.iter().zip(&values).enumerate().take(500) {
+            let one = Sampler::Textbook
+                .perturb_laplace(x, b, grid, &mut r)
+                .unwrap();
+            assert_eq!(y.to_bits(), one.to_bits(), "textbook b {b}, entry {k}");
+        }
+        let allowance = grid.width() / b;
+        let mut batch = values.clone();
+        Sampler::Hardened
+            .perturb_laplace_into(&mut batch, b, grid, &mut rng(82))
+            .unwrap();
+        assert!(batch.iter().all(|v| (v / grid.width()).fract() == 0.0));
+        let d = ks_statistic(&centred(&batch), laplace_cdf_scale(b));
+        assert!(d <= thr + allowance, "hardened b {b}: KS {d} > {thr}");
+        let mut batch = values.clone();
+        Sampler::Hardened
+            .perturb_laplace_into(&mut batch, 1.1 * b, grid, &mut rng(83))
+            .unwrap();
+        let d = ks_statistic(&centred(&batch), laplace_cdf_scale(b));
+        assert!(d > thr + allowance, "power at b {b}: KS {d}");
+    }
+    for sampler in [Sampler::Textbook, Sampler::Hardened] {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                sampler
+                    .perturb_laplace_into(&mut [0.0; 3], bad, grid, &mut rng(1))
+                    .is_err(),
+                "{sampler:?} accepted scale {bad}"
+            );
+        }
+        assert!(
+            sampler
+                .perturb_laplace_into(&mut [0.0, f64::NAN], 1.0, grid, &mut rng(1))
+                .is_err(),
+            "{sampler:?} accepted a NaN value"
+        );
+    }
+}
+
+/// The continuous Laplace(b) CDF as a function of the point.
+fn laplace_cdf_scale(b: f64) -> impl Fn(f64) -> f64 {
+    move |z| laplace_cdf(b, z)
+}
+
 /// `Grid::round` (machine integers when the index fits) is `value_of(index_of(x))` (big
 /// integers) bit for bit, across magnitudes from far below the width to beyond `2^62` widths,
 /// and refuses what `index_of` refuses.

@@ -332,7 +332,9 @@ impl GaussianMechanism {
     }
 
     /// Release a vector `f(x) + N(0, sigma^2 I)` (the grid is chosen for `d` coordinates; the
-    /// scalar release is [`Mechanism::release`]).
+    /// scalar release is [`Mechanism::release`]). All coordinates in one batch
+    /// ([`NoiseSampler::perturb_gaussian_into`]): the hardened sampler shares one buffer of
+    /// random bits over them.
     pub fn release_vector<R: Rng + ?Sized>(
         &self,
         value: ArrayView1<'_, f64>,
@@ -342,11 +344,10 @@ impl GaussianMechanism {
             finite("query value", v)?;
         }
         let grid = Grid::for_sensitivity(self.sensitivity.get(), value.len(), Norm::L2)?;
-        let sigma = self.sigma();
-        value
-            .iter()
-            .map(|&v| self.sampler.perturb_gaussian(v, sigma, grid, rng))
-            .collect()
+        let mut out = value.to_vec();
+        self.sampler
+            .perturb_gaussian_into(&mut out, self.sigma(), grid, rng)?;
+        Ok(Array1::from(out))
     }
 
     /// Release a scalar `f(x) + N(0, sigma^2)` (the same as [`Mechanism::release`]).

@@ -93,7 +93,9 @@ impl LaplaceMechanism {
     }
 
     /// Release a vector `f(x) + Laplace(b)^d` (the grid is chosen for `d` coordinates; the
-    /// scalar release is [`Mechanism::release`]).
+    /// scalar release is [`Mechanism::release`]). All coordinates in one batch
+    /// ([`NoiseSampler::perturb_laplace_into`]): the hardened sampler shares one buffer of
+    /// random bits over them.
     pub fn release_vector<R: Rng + ?Sized>(
         &self,
         value: ArrayView1<'_, f64>,
@@ -103,11 +105,10 @@ impl LaplaceMechanism {
             finite("query value", v)?;
         }
         let grid = Grid::for_sensitivity(self.sensitivity.get(), value.len(), Norm::L1)?;
-        let b = self.scale();
-        value
-            .iter()
-            .map(|&v| self.sampler.perturb_laplace(v, b, grid, rng))
-            .collect()
+        let mut out = value.to_vec();
+        self.sampler
+            .perturb_laplace_into(&mut out, self.scale(), grid, rng)?;
+        Ok(Array1::from(out))
     }
 
     /// The deterministic part with the noise passed in: `value + noise` (test vectors).
