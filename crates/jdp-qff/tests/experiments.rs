@@ -174,3 +174,40 @@ fn preset_is_a_profile_for_the_private_curves() {
     assert_eq!(curve(&tight, "non-private"), curve(&plain, "non-private"));
     assert_ne!(curve(&tight, "alpha-1"), curve(&plain, "alpha-1"));
 }
+
+/// `--sampler textbook-per-curve` is the textbook sampler with each curve's noise from a stream
+/// of its own: the non-private curve is the textbook run's to the digit (it draws no privacy
+/// noise), every private curve differs from the shared-stream textbook run, a rerun gives the
+/// same numbers, and the parameters record the textbook sampler.
+#[test]
+fn per_curve_noise_streams_change_only_the_private_curves() {
+    let options = Options::new(1, 6, 3, "unused").unwrap();
+    let named = |s: &str| options.clone().with_sampler(Some(s.into()));
+    let fig1 = Dubey2021
+        .figures()
+        .into_iter()
+        .find(|f| f.id == "fig1")
+        .unwrap();
+    let batches = |o: &Options| -> Vec<(String, bandit::runner::BatchResult)> {
+        Dubey2021
+            .run_figure(&fig1, o, &mut |_| {})
+            .unwrap()
+            .curves
+            .into_iter()
+            .map(|c| (c.label, c.batch))
+            .collect()
+    };
+    let shared = batches(&named("textbook"));
+    let own = batches(&named("textbook-per-curve"));
+    assert_eq!(own, batches(&named("textbook-per-curve")));
+    for ((label, a), (_, b)) in shared.iter().zip(&own) {
+        if label == "non-private" {
+            assert_eq!(a, b, "{label}");
+        } else {
+            assert_ne!(a, b, "{label}");
+        }
+    }
+    let params = Dubey2021.parameters(&named("textbook-per-curve")).unwrap();
+    assert!(params.json.contains("\"textbook\""), "{}", params.json);
+    assert!(Dubey2021.select_figures(&named("hardened-per-curve")).is_ok());
+}

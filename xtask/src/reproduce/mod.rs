@@ -76,10 +76,12 @@ struct RunArgs {
     /// `tuned`, `tuned:SCALE`).
     #[arg(long)]
     preset: Option<String>,
-    /// The noise sampler of the private curves, where a paper offers the choice (jdp-qff):
-    /// `hardened` (the default: the exact discrete Gaussian the privacy claim is about) or
-    /// `textbook` (floating-point Gaussian at the same sigma: the control). The other papers
-    /// always run the hardened sampler and refuse the option.
+    /// The noise sampler of the private curves, where a paper offers the choice (jdp-qff,
+    /// ldp-bo, dp-fts-de): `hardened` (the default: the exact discrete noise the privacy claim
+    /// is about) or `textbook` (floating-point noise at the same scale: the control); jdp-qff
+    /// also takes `textbook-per-curve` and `hardened-per-curve` (each curve's noise from a
+    /// stream of its own instead of the trial's shared one). usca always runs the hardened
+    /// sampler and refuses the option.
     #[arg(long)]
     sampler: Option<String>,
     /// Run only shard i of n (0 <= i < n): of every curve's N trials, the block

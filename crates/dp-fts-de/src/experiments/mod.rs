@@ -108,6 +108,7 @@ use bandit::experiment::{
 
 use crate::error::DpFtsDeError;
 use crate::params::DpFtsDeParams;
+use privacy::Sampler;
 
 /// The reproduction of Sec. 5 and App. B: the [`panels`], each curve a [`run_curve`], with
 /// the paper's budgets, simple-regret curves with standard-error bands from iteration `-9`,
@@ -150,6 +151,18 @@ pub fn with_local_preset(
     }
 }
 
+/// `params` with its privacy noise drawn by the sampler `--sampler` names: under
+/// `--sampler textbook` every private curve's release is the floating-point Gaussian (and its
+/// subsampling a floating-point Bernoulli) at the same `sigma` and `q`, the control; without
+/// it, or with `hardened`, the curve's own sampler (the hardened one; no curve names another).
+/// A non-private curve is unchanged.
+pub fn with_sampler(mut params: DpFtsDeParams, name: Option<&str>) -> DpFtsDeParams {
+    if let (Some("textbook"), Some(dp)) = (name, params.privacy.as_mut()) {
+        dp.sampler = Sampler::Textbook;
+    }
+    params
+}
+
 impl PaperExperiments for Dai2021 {
     fn name(&self) -> &'static str {
         "dp-fts-de"
@@ -166,12 +179,16 @@ impl PaperExperiments for Dai2021 {
     fn parameters(&self, options: &Options) -> Result<Parameters, ExperimentError> {
         let mut records: Vec<PanelRecord> = panels().iter().map(PanelRecord::of).collect();
         for c in records.iter_mut().flat_map(|r| r.curves.iter_mut()) {
-            c.params = with_local_preset(c.params, options.variant())?;
+            c.params = with_sampler(
+                with_local_preset(c.params, options.variant())?,
+                options.sampler(),
+            );
         }
         Parameters::json(
             "per figure: the problem, runs, queries per agent (N_init + T) and every curve's \
              DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs; the \
-             local step of `--preset`, if any)",
+             local step of `--preset`, if any; `privacy.sampler`: hardened by default, \
+             textbook with --sampler textbook, same sigma and q)",
             &records,
         )
     }
@@ -205,10 +222,12 @@ impl PaperExperiments for Dai2021 {
                 .map(drop)?;
         }
         let preset = preset.map(str::to_string);
+        let sampler = options.sampler().map(str::to_string);
         panel.runs_with_diagnostics(figure, |&params| {
             let problems = Arc::clone(&problems);
             // Checked above for every curve of the panel.
             let params = with_local_preset(params, preset.as_deref()).unwrap_or(params);
+            let params = with_sampler(params, sampler.as_deref());
             move || run_curve(&problems, &params, &config)
         })
     }
@@ -228,6 +247,13 @@ impl PaperExperiments for Dai2021 {
         Self::panel(figure.id).ok().and_then(|p| p.budget())
     }
 
+    /// `hardened` (the default: exact Bernoulli subsampling and the discrete Gaussian, what the
+    /// claim is about) or `textbook` (floating point at the same `q` and `sigma`, the control;
+    /// [`with_sampler`]).
+    fn samplers(&self) -> &'static [&'static str] {
+        &["hardened", "textbook"]
+    }
+
     /// The local-step presets ([`LOCAL_PRESETS`]): `--preset NAME` runs every curve with that
     /// local step (erratum 14 and 15); the weight-space step without one.
     fn variants(&self) -> &'static [&'static str] {
@@ -240,6 +266,7 @@ impl PaperExperiments for Dai2021 {
         &self,
         options: &Options,
     ) -> Result<Vec<experiment::Figure>, ExperimentError> {
+        self.check_sampler(options)?;
         with_local_preset(DpFtsDeParams::synthetic(), options.variant())?;
         experiment::select_only(self.name(), self.figures(), options.only())
     }
@@ -249,5 +276,53 @@ impl PaperExperiments for Dai2021 {
             return None;
         }
         Some(summary::summary(results))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dai2021, with_sampler};
+    use crate::params::DpFtsDeParams;
+    use bandit::experiment::{ExperimentError, Options, PaperExperiments};
+    use privacy::Sampler;
+
+    /// `--sampler textbook` makes every private curve's sampler textbook (and says so in the
+    /// parameters record); without it, or with `hardened`, a curve keeps its own; a non-private
+    /// curve has none to change; an unknown name is refused.
+    #[test]
+    fn the_textbook_sampler_is_a_named_control() {
+        let private = DpFtsDeParams::synthetic();
+        assert_eq!(private.privacy.unwrap().sampler, Sampler::Hardened);
+        let textbook = with_sampler(private, Some("textbook"));
+        assert_eq!(textbook.privacy.unwrap().sampler, Sampler::Textbook);
+        assert_eq!(
+            DpFtsDeParams {
+                privacy: None,
+                ..textbook
+            },
+            DpFtsDeParams {
+                privacy: None,
+                ..private
+            }
+        );
+        assert_eq!(with_sampler(private, None), private);
+        assert_eq!(with_sampler(private, Some("hardened")), private);
+        let non_private = DpFtsDeParams {
+            privacy: None,
+            ..private
+        };
+        assert_eq!(with_sampler(non_private, Some("textbook")), non_private);
+
+        let options = Options::new(1, 5, 0, "/nonexistent-data-folder").unwrap();
+        let json = |o: &Options| Dai2021.parameters(o).unwrap().json;
+        let textbook = options.clone().with_sampler(Some("textbook".into()));
+        assert!(json(&textbook).contains("\"sampler\": \"textbook\""));
+        assert!(!json(&textbook).contains("\"sampler\": \"hardened\""));
+        assert!(!json(&options).contains("\"sampler\": \"textbook\""));
+        assert!(Dai2021.select_figures(&textbook).is_ok());
+        assert!(matches!(
+            Dai2021.select_figures(&options.with_sampler(Some("exact".into()))),
+            Err(ExperimentError::UnknownSampler { .. })
+        ));
     }
 }

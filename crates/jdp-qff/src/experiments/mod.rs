@@ -59,20 +59,24 @@
 //! rounds), and the reproduction ran the textbook sampler instead. `cargo xtask reproduce
 //! jdp-qff --sampler textbook` still runs [`privacy::Sampler::Textbook`] (floating-point
 //! Gaussian at the same sigma) as the control; the calibration is the same under both.
+//! `--sampler textbook-per-curve` (or `hardened-per-curve`) draws each curve's noise from a
+//! stream of its own instead of the trial's shared curator stream ([`NoiseStreams`]).
 
 mod ablations;
 pub mod diagnostics;
+mod noise_streams;
 mod panels;
 mod problems;
 mod runs;
 mod summary;
 
+pub use noise_streams::NoiseStreams;
 pub use panels::{ABLATION_WIDTH_SCALE, PAPER_TABLE1, Panel, Setting, claims, panels};
 pub use problems::{
     BENCHMARK_CANDIDATES, BENCHMARK_NOISE_SD, DUBEY_D, DUBEY_LENGTHSCALE, DUBEY_MBAR, DUBEY_N,
     Features, Problem, feature_error, problem_params, sup_error,
 };
-pub use runs::run;
+pub use runs::{run, run_with_noise_streams};
 
 use bandit::experiment::{
     self, Budget, ExperimentError, FigureResult, Options, PaperExperiments, Parameters,
@@ -98,8 +102,17 @@ fn profile(options: &Options) -> Result<Profile, JdpQffError> {
 /// without one.
 fn sampler(options: &Options) -> Sampler {
     match options.sampler() {
-        Some("textbook") => Sampler::Textbook,
+        Some("textbook" | "textbook-per-curve") => Sampler::Textbook,
         _ => Sampler::Hardened,
+    }
+}
+
+/// The noise streams `--sampler` names: [`NoiseStreams::PerCurve`] for the `-per-curve`
+/// names, [`NoiseStreams::Shared`] otherwise.
+fn noise_streams(options: &Options) -> NoiseStreams {
+    match options.sampler() {
+        Some(s) if s.ends_with("-per-curve") => NoiseStreams::PerCurve,
+        _ => NoiseStreams::Shared,
     }
 }
 
@@ -182,7 +195,8 @@ impl PaperExperiments for Dubey2021 {
              d = 10, 20), their measured sup error (the width's eps), Theorem 1's width, B_y \
              (the provably-private parameters, before the profile); the noise sampler of the \
              regret runs (`params.sampler`: hardened by default, textbook with --sampler \
-             textbook, same sigma); alpha and beta per curve",
+             textbook or textbook-per-curve, same sigma; the -per-curve names draw each \
+             curve's noise from a stream of its own); alpha and beta per curve",
             &Record {
                 profile: profile.to_string(),
                 guarantee: profile.guarantee(),
@@ -208,13 +222,14 @@ impl PaperExperiments for Dubey2021 {
             .apply(base)
             .map_err(setup)?;
         let config = options.run_config();
+        let streams = noise_streams(options);
         panel.runs_with_table(figure, |&setting| {
             let params = if setting.follows_profile() {
                 profiled
             } else {
                 base
             };
-            move || run(problem, setting, &params, &config)
+            move || run_with_noise_streams(problem, setting, &params, &config, streams)
         })
     }
 
@@ -237,9 +252,16 @@ impl PaperExperiments for Dubey2021 {
     }
 
     /// `hardened` (the default: exact discrete Gaussian noise, what the claim is about) or
-    /// `textbook` (floating-point Gaussian at the same sigma, the control).
+    /// `textbook` (floating-point Gaussian at the same sigma, the control); either with
+    /// `-per-curve`: each curve's noise from a stream of its own ([`NoiseStreams::PerCurve`],
+    /// the control for the coupling of a figure's curves through shared noise).
     fn samplers(&self) -> &'static [&'static str] {
-        &["hardened", "textbook"]
+        &[
+            "hardened",
+            "textbook",
+            "hardened-per-curve",
+            "textbook-per-curve",
+        ]
     }
 
     /// The figures [`Options::only`] selects; a `--preset` is a profile for every private

@@ -18,6 +18,7 @@ use crate::statistics::StatisticsMessage;
 
 use super::ablations::NoiseFree;
 use super::diagnostics::{Band, COLUMNS, Learner, Recorder, UniformRecorder, push};
+use super::noise_streams::{NoiseStreams, OwnNoise};
 use super::panels::Setting;
 use super::problems::{Features, Problem, benchmark_env, dubey_env, michalewicz_minimum};
 
@@ -30,6 +31,20 @@ pub fn run(
     params: &JdpQffParams,
     config: &RunConfig,
 ) -> Result<(BatchResult, RunTable), JdpQffError> {
+    run_with_noise_streams(problem, setting, params, config, NoiseStreams::Shared)
+}
+
+/// [`run`] with the curve's privacy noise drawn from `streams` ([`NoiseStreams::Shared`]: the
+/// trial's curator stream, as [`run`]; [`NoiseStreams::PerCurve`]: a stream of the curve's
+/// own, the control for the coupling of a figure's curves through their noise).
+pub fn run_with_noise_streams(
+    problem: Problem,
+    setting: Setting,
+    params: &JdpQffParams,
+    config: &RunConfig,
+    streams: NoiseStreams,
+) -> Result<(BatchResult, RunTable), JdpQffError> {
+    let noise_stream = streams.curve_stream(&setting);
     let features = Arc::new(problem.features()?);
     let box_band = Band::Box { lo: -0.5, hi: 0.5 };
     match problem {
@@ -42,6 +57,7 @@ pub fn run(
             Band::Ball {
                 radius: bandit::objective::BALL_RADIUS,
             },
+            noise_stream,
         ),
         Problem::Camelback => {
             // Textbook range on [-2, 2] x [-1, 1]: maximum 5.7333 at (2, 1) and (-2, -1).
@@ -55,6 +71,7 @@ pub fn run(
                 setting,
                 params,
                 box_band,
+                noise_stream,
             )
         }
         Problem::StyblinskiTang20 => {
@@ -69,6 +86,7 @@ pub fn run(
                 setting,
                 params,
                 box_band,
+                noise_stream,
             )
         }
         Problem::Michalewicz10 => {
@@ -82,6 +100,7 @@ pub fn run(
                 setting,
                 params,
                 box_band,
+                noise_stream,
             )
         }
     }
@@ -95,6 +114,7 @@ fn batch<E: Environment>(
     setting: Setting,
     params: &JdpQffParams,
     band: Band,
+    noise_stream: Option<u64>,
 ) -> Result<(BatchResult, RunTable), JdpQffError> {
     let horizon = config.horizon as u64;
     let with = |alpha: f64, beta: f64| JdpQffParams {
@@ -127,6 +147,7 @@ fn batch<E: Environment>(
             |_: &E| jdp(Arc::clone(&features), horizon, &p),
             &diagnostics,
             learner,
+            noise_stream,
         )
     };
     match setting {
@@ -148,7 +169,14 @@ fn batch<E: Environment>(
                 sigma_x: 0.0,
                 sigma_u: 0.0,
             };
-            go(config, make_env, move |_: &E| make(), &diagnostics, learner)
+            go(
+                config,
+                make_env,
+                move |_: &E| make(),
+                &diagnostics,
+                learner,
+                noise_stream,
+            )
         }
         Setting::Jdp { alpha, beta } => run_jdp(with(alpha, beta)),
         Setting::LocalJdp { alpha, beta } => {
@@ -165,6 +193,7 @@ fn batch<E: Environment>(
                 move |_: &E| local(Arc::clone(&features), horizon, &p),
                 &diagnostics,
                 learner,
+                noise_stream,
             )
         }
         Setting::JdpProfile {
@@ -193,6 +222,7 @@ fn batch<E: Environment>(
                 },
                 &diagnostics,
                 learner,
+                noise_stream,
             )
         }
         Setting::JdpWidthScaled {
@@ -215,13 +245,15 @@ struct Diagnostics {
 }
 
 /// A [`Runner`] batch with a factory of (server, curator) pairs, each trial watched by a
-/// [`Recorder`] of `learner`.
+/// [`Recorder`] of `learner`; the curator's noise from `noise_stream` of its own when given
+/// ([`OwnNoise`]), from the trial's curator stream otherwise.
 fn go<E, A, C>(
     config: &RunConfig,
     make_env: impl Fn(&mut ChaCha20Rng) -> Result<E, BanditError> + Sync,
     make: impl Fn(&E) -> Result<(A, C), JdpQffError> + Sync,
     diagnostics: &Diagnostics,
     learner: Learner,
+    noise_stream: Option<u64>,
 ) -> Result<(BatchResult, RunTable), JdpQffError>
 where
     E: Environment,
@@ -232,7 +264,9 @@ where
     let (batch, recorders) = Runner::new(*config, make_env, |e: &E, _: &mut ChaCha20Rng| {
         make(e).map(|(a, _)| a)
     })
-    .curator(|e: &E, _: &mut ChaCha20Rng| make(e).map(|(_, c)| c))
+    .curator(|e: &E, rng: &mut ChaCha20Rng| {
+        make(e).map(|(_, c)| OwnNoise::new(c, noise_stream, rng))
+    })
     .trials_observed(|i| {
         Recorder::new(
             i,

@@ -31,7 +31,7 @@ mod runs;
 
 pub use panels::{Panel, SYNTHETIC_DRAWS, SYNTHETIC_HORIZON, Setup, claims, curve_label, panels};
 pub use problems::{Bounds, Instance, InstanceInfo, Problem, Setting, Source};
-pub use runs::{Algorithm, AlgorithmParams, regret_curve, run};
+pub use runs::{Algorithm, AlgorithmParams, regret_curve, run, run_with_sampler};
 
 use std::sync::Arc;
 
@@ -39,9 +39,19 @@ use bandit::experiment::{
     self, Budget, ExperimentError, Options, PaperExperiments, Parameters, TimingWorkload,
 };
 
+use privacy::Sampler;
 use serde::Serialize;
 
 use crate::preset::Preset;
+
+/// The sampler `--sampler` names (`select_figures` has refused any other name), hardened
+/// without one.
+fn sampler(options: &Options) -> Sampler {
+    match options.sampler() {
+        Some("textbook") => Sampler::Textbook,
+        _ => Sampler::Hardened,
+    }
+}
 
 /// The reproduction of Section 5 and Appendix E for `cargo xtask reproduce ldp-bo` and
 /// `cargo xtask bench ldp-bo`: the fifteen panels of [`panels`], each drawing the three
@@ -92,6 +102,7 @@ impl PaperExperiments for ZhouTan2021 {
         struct Record {
             horizon: usize,
             presets: std::collections::BTreeMap<&'static str, AlgorithmParams>,
+            sampler: Sampler,
         }
         let presets = Preset::ALL
             .into_iter()
@@ -100,14 +111,14 @@ impl PaperExperiments for ZhouTan2021 {
             .collect();
         let description = match options.variant().map(Preset::named) {
             Some(Ok(Preset::Theory)) => {
-                "the preset `theory` (the theorems' constants; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
+                "the preset `theory` (the theorems' constants; `docs/ldp-bo.md`, \"Presets\"), the horizon T and the sampler of CTL(eps)'s Laplace noise (hardened by default; textbook with --sampler textbook, the same calibration without the grid slack)"
             }
             Some(Ok(Preset::Practical)) => {
-                "the preset `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\") and the horizon T"
+                "the preset `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), the horizon T and the sampler of CTL(eps)'s Laplace noise (hardened by default; textbook with --sampler textbook, the same calibration without the grid slack)"
             }
             // No preset selected (an unknown one is refused by `select_figures`): both.
             None | Some(Err(_)) => {
-                "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), and the horizon T"
+                "the presets `theory` (the theorems' constants) and `practical` (scaled widths and MoMA epochs, chosen on held-out instances; `docs/ldp-bo.md`, \"Presets\"), the horizon T and the sampler of CTL(eps)'s Laplace noise (hardened by default; textbook with --sampler textbook, the same calibration without the grid slack)"
             }
         };
         Parameters::json(
@@ -115,6 +126,7 @@ impl PaperExperiments for ZhouTan2021 {
             &Record {
                 horizon: options.horizon(),
                 presets,
+                sampler: sampler(options),
             },
         )
     }
@@ -135,12 +147,20 @@ impl PaperExperiments for ZhouTan2021 {
             })?,
         );
         let config = options.run_config();
+        let sampler = sampler(options);
         // The runs follow the selected figure's curves (all of them, or one preset's).
         panel.runs(figure, |&(algorithm, preset)| {
             let source = Arc::clone(&source);
             let params = AlgorithmParams::of(preset);
-            move || run(&source, setup.setting, algorithm, &params, &config)
+            move || run_with_sampler(&source, setup.setting, algorithm, &params, &config, sampler)
         })
+    }
+
+    /// `hardened` (the default: CTL(eps) with the exact discrete Laplace on a grid, what the
+    /// claim is about) or `textbook` (the floating-point Laplace at the same scale, the
+    /// control).
+    fn samplers(&self) -> &'static [&'static str] {
+        &["hardened", "textbook"]
     }
 
     /// All six algorithms under both presets (twelve curves) at `T = 1000`, 10 trials, seed 2021, on the synthetic SE problem:
@@ -236,6 +256,72 @@ mod tests {
             .unwrap();
             assert_eq!(curve.batch, direct, "{}", curve.label);
         }
+    }
+
+    /// `--sampler textbook` runs CTL(eps) with the textbook Laplace (each curve `run_with_sampler`
+    /// with [`Sampler::Textbook`], different from the hardened default where the noise steers the
+    /// actions), and leaves a non-private panel as it is; the parameters record names the sampler; an unknown name is
+    /// refused.
+    #[test]
+    fn the_textbook_sampler_is_a_named_control() {
+        let options = Options::new(2, 15, 7, dataset::default_data_dir()).unwrap();
+        let textbook = options.clone().with_sampler(Some("textbook".into()));
+        let source = Source::load(Problem::SyntheticSe, Path::new("unused")).unwrap();
+        let figures = ZhouTan2021.figures();
+        let private = figures.iter().find(|f| f.id == "fig3a").unwrap();
+        let hardened = ZhouTan2021
+            .run_figure(private, &options, &mut |_| {})
+            .unwrap();
+        let result = ZhouTan2021
+            .run_figure(private, &textbook, &mut |_| {})
+            .unwrap();
+        let presets_and_algorithms = Preset::ALL
+            .iter()
+            .flat_map(|&p| Algorithm::ALL.map(|a| (p, a)));
+        let mut changed = 0;
+        for ((curve, h), (preset, algorithm)) in result
+            .curves
+            .iter()
+            .zip(&hardened.curves)
+            .zip(presets_and_algorithms)
+        {
+            let direct = run_with_sampler(
+                &source,
+                Setting::Ldp { epsilon: 1.0 },
+                algorithm,
+                &AlgorithmParams::of(preset),
+                &options.run_config(),
+                Sampler::Textbook,
+            )
+            .unwrap();
+            assert_eq!(curve.batch, direct, "{}", curve.label);
+            if curve.batch != h.batch {
+                changed += 1;
+            }
+        }
+        // Every curve whose actions depend on the rewards it saw (at T = 15 MoMA's first
+        // epoch plays one arm whatever the noise).
+        assert!(changed >= 4, "{changed} of 6 curves changed");
+        let non_private = figures.iter().find(|f| f.id == "fig2d").unwrap();
+        let batches = |o: &Options| -> Vec<_> {
+            ZhouTan2021
+                .run_figure(non_private, o, &mut |_| {})
+                .unwrap()
+                .curves
+                .into_iter()
+                .map(|c| c.batch)
+                .collect()
+        };
+        assert_eq!(batches(&textbook), batches(&options));
+        let params = ZhouTan2021.parameters(&textbook).unwrap().json;
+        assert!(params.contains("\"sampler\": \"textbook\""), "{params}");
+        let params = ZhouTan2021.parameters(&options).unwrap().json;
+        assert!(params.contains("\"sampler\": \"hardened\""), "{params}");
+        let bogus = options.with_sampler(Some("exact".into()));
+        assert!(matches!(
+            ZhouTan2021.select_figures(&bogus),
+            Err(ExperimentError::UnknownSampler { .. })
+        ));
     }
 
     #[test]

@@ -6,11 +6,13 @@ use validation::{Valid, Validate};
 
 use bandit::runner::{BatchResult, RunConfig, Runner};
 
+use privacy::Sampler;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
 use super::problems::{Instance, InstanceInfo, Setting, Source};
 use crate::ata::{AtaGpUcb, AtaParams};
+use crate::convert_to_laplace::ConvertToLaplace;
 use crate::curator::CtlCurator;
 use crate::error::LdpBoError;
 use crate::moma::{MomaGpUcb, MomaParams};
@@ -97,11 +99,36 @@ pub fn run(
     params: &AlgorithmParams,
     config: &RunConfig,
 ) -> Result<BatchResult, LdpBoError> {
+    run_with_sampler(
+        source,
+        setting,
+        algorithm,
+        params,
+        config,
+        Sampler::Hardened,
+    )
+}
+
+/// [`run`] with CTL(eps)'s Laplace noise drawn by `sampler` ([`Sampler::Hardened`], the
+/// default: the exact discrete Laplace on a grid the claim is about; [`Sampler::Textbook`]:
+/// the floating-point Laplace at the scale `2(B+R)/eps`, the control). The non-private
+/// setting draws no privacy noise, so there the sampler changes nothing.
+pub fn run_with_sampler(
+    source: &Source,
+    setting: Setting,
+    algorithm: Algorithm,
+    params: &AlgorithmParams,
+    config: &RunConfig,
+    sampler: Sampler,
+) -> Result<BatchResult, LdpBoError> {
     let p = params.validate()?;
     let horizon = config.horizon as u64;
     match setting {
         Setting::Ldp { epsilon } => {
-            let ctl = |i: &InstanceInfo| CtlCurator::new(epsilon, i.b, i.r);
+            let ctl = |i: &InstanceInfo| {
+                let mechanism = ConvertToLaplace::new(epsilon, i.b, i.r)?.with_sampler(sampler);
+                CtlCurator::from_mechanism(mechanism, i.b, i.r)
+            };
             match algorithm {
                 Algorithm::Ata => batch(source, setting, config, ctl, |i| {
                     AtaGpUcb::private(i.kernel.clone(), i.arms.view(), &ctl(i)?, horizon, p.ata)

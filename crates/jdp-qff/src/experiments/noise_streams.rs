@@ -1,0 +1,161 @@
+//! Which random stream each curve's privacy noise comes from: the control for the coupling of
+//! the curves of one figure through their noise.
+//!
+//! By default a trial's curator draws its noise from the trial's curator stream
+//! ([`bandit::seed::trial_rng`] with [`bandit::seed::Role::Curator`]), the same for every curve
+//! of a figure. The textbook Gaussian is `sigma z` with `z` from that stream, and the curves of
+//! Figures 1 and 2 differ only in `sigma`, so they see the same `z`s in the same order: their
+//! noise is coupled (common random numbers), and a paired comparison between curves sees the
+//! difference of `sigma`s without the spread of independent noise. The exact sampler's use of
+//! random words depends on `sigma`, so under it the curves' noise separates after the first
+//! draws. [`NoiseStreams::PerCurve`] gives each curve a stream of its own: the curator stream
+//! seeds a ChaCha20 key (32 bytes, the only draw from it), and the curve's own stream number
+//! is the FNV-1a hash of its setting. Same law for every curve, independent noise across
+//! curves (as far as ChaCha20's streams are independent), reproducible from the seed.
+
+use bandit::agent::{Curator, Feedback};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use super::panels::Setting;
+
+/// Where the curves of a figure draw their privacy noise from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NoiseStreams {
+    /// The trial's curator stream, the same for every curve (the reproduction's default).
+    #[default]
+    Shared,
+    /// A stream of the curve's own per trial (see the module docs).
+    PerCurve,
+}
+
+impl NoiseStreams {
+    /// The stream number of `setting`'s own noise under [`NoiseStreams::PerCurve`] (`None`
+    /// when shared): the 64-bit FNV-1a hash of the setting's `Debug` form (every field,
+    /// floats in their shortest round-trip decimal), stable across platforms.
+    pub fn curve_stream(self, setting: &Setting) -> Option<u64> {
+        match self {
+            Self::Shared => None,
+            Self::PerCurve => Some(fnv1a64(format!("{setting:?}").as_bytes())),
+        }
+    }
+}
+
+/// FNV-1a, 64 bits (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A curator that draws its noise from its own stream when it has one, from the runner's
+/// curator stream otherwise (then it is the inner curator, draw for draw).
+#[derive(Debug, Clone)]
+pub(super) struct OwnNoise<C> {
+    inner: C,
+    rng: Option<ChaCha20Rng>,
+}
+
+impl<C> OwnNoise<C> {
+    /// `inner` with its noise from `stream` of a key drawn from `curator_rng` (the trial's
+    /// curator stream), or from the runner's curator stream when `stream` is `None` (nothing
+    /// is drawn then).
+    pub(super) fn new(inner: C, stream: Option<u64>, curator_rng: &mut ChaCha20Rng) -> Self {
+        let rng = stream.map(|s| {
+            let mut rng = ChaCha20Rng::from_seed(curator_rng.random());
+            rng.set_stream(s);
+            rng
+        });
+        Self { inner, rng }
+    }
+}
+
+impl<C: Curator> Curator for OwnNoise<C> {
+    type Message = C::Message;
+    type Error = C::Error;
+
+    fn curate<R: Rng + ?Sized>(
+        &mut self,
+        feedback: &Feedback<'_>,
+        rng: &mut R,
+    ) -> Result<Self::Message, Self::Error> {
+        match &mut self.rng {
+            Some(own) => self.inner.curate(feedback, own),
+            None => self.inner.curate(feedback, rng),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NoiseStreams, OwnNoise, fnv1a64};
+    use crate::experiments::Setting;
+    use bandit::agent::{Curator, Feedback};
+    use rand::{Rng, RngExt, SeedableRng};
+    use rand_chacha::ChaCha20Rng;
+
+    /// A curator whose message is its next uniform word (the noise stream made visible).
+    struct Word;
+    impl Curator for Word {
+        type Message = u64;
+        type Error = std::convert::Infallible;
+        fn curate<R: Rng + ?Sized>(
+            &mut self,
+            _: &Feedback<'_>,
+            rng: &mut R,
+        ) -> Result<u64, Self::Error> {
+            Ok(rng.random())
+        }
+    }
+
+    fn words(streams: NoiseStreams, setting: &Setting) -> Vec<u64> {
+        let mut curator_rng = ChaCha20Rng::seed_from_u64(7);
+        let mut c = OwnNoise::new(Word, streams.curve_stream(setting), &mut curator_rng);
+        let point = ndarray::array![0.0];
+        let feedback = Feedback {
+            round: 0,
+            action: 0,
+            point: point.view(),
+            reward: 0.0,
+        };
+        (0..4)
+            .map(|_| c.curate(&feedback, &mut curator_rng).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn shared_streams_are_the_runners_and_per_curve_streams_differ_by_curve() {
+        let a = Setting::Jdp {
+            alpha: 1.0,
+            beta: 0.1,
+        };
+        let b = Setting::Jdp {
+            alpha: 0.5,
+            beta: 0.1,
+        };
+        // Shared: the curator stream itself, whatever the curve.
+        let mut r = ChaCha20Rng::seed_from_u64(7);
+        let direct: Vec<u64> = (0..4).map(|_| r.random()).collect();
+        assert_eq!(words(NoiseStreams::Shared, &a), direct);
+        assert_eq!(words(NoiseStreams::Shared, &b), direct);
+        // Per curve: reproducible, different across curves and from the shared stream.
+        let (pa, pb) = (
+            words(NoiseStreams::PerCurve, &a),
+            words(NoiseStreams::PerCurve, &b),
+        );
+        assert_eq!(pa, words(NoiseStreams::PerCurve, &a));
+        assert_ne!(pa, pb);
+        assert_ne!(pa, direct);
+        assert_ne!(
+            NoiseStreams::PerCurve.curve_stream(&a),
+            NoiseStreams::PerCurve.curve_stream(&b)
+        );
+    }
+
+    #[test]
+    fn fnv1a64_matches_its_published_test_vectors() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+}
