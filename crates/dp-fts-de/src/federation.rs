@@ -23,6 +23,7 @@ use crate::messages::{AgentVector, Broadcast};
 use crate::params::DpFtsDeParams;
 use crate::problem::FederatedProblem;
 use crate::server::{CentralServer, PrivacyLoss};
+use bandit::seed::own_stream;
 
 /// The random stream of one component of run `run` (module docs of [`run_federation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +195,9 @@ pub fn run_federation(
         _ => None,
     };
     let mut server_rng = Stream::Server.rng(base_seed, run);
+    if params.privacy.is_some_and(|dp| dp.own_noise_stream) {
+        server_rng = own_stream(&mut server_rng, &format!("{:?}", *params));
+    }
     let mut agents: Vec<AgentState> = (0..n)
         .map(|k| {
             Ok(AgentState {

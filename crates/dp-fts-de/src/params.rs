@@ -34,6 +34,13 @@ pub struct DpSettings {
     /// privacy claim with less noise whenever `P > 1` and the weights are not equal).
     #[serde(default)]
     pub calibration: WeightCalibration,
+    /// Whether the server draws its subsampling and noise from a stream of this curve's own
+    /// ([`bandit::seed::own_stream`] of the run's server stream, labelled by the curve's
+    /// parameters) instead of the run's server stream, which every curve of a figure shares.
+    /// `false` by default (and then not written); the control for the coupling of a figure's
+    /// curves through shared noise (`--sampler textbook-per-curve`). The same law either way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_noise_stream: bool,
 }
 
 impl DpSettings {
@@ -46,6 +53,7 @@ impl DpSettings {
             delta: None,
             sampler: Sampler::Hardened,
             calibration: WeightCalibration::PhiMax,
+            own_noise_stream: false,
         }
     }
 

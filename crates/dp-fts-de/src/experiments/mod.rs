@@ -155,10 +155,17 @@ pub fn with_local_preset(
 /// `--sampler textbook` every private curve's release is the floating-point Gaussian (and its
 /// subsampling a floating-point Bernoulli) at the same `sigma` and `q`, the control; without
 /// it, or with `hardened`, the curve's own sampler (the hardened one; no curve names another).
+/// With `-per-curve` (`textbook-per-curve`, `hardened-per-curve`) the server also draws from
+/// a stream of the curve's own ([`DpSettings::own_noise_stream`](crate::params::DpSettings)).
 /// A non-private curve is unchanged.
 pub fn with_sampler(mut params: DpFtsDeParams, name: Option<&str>) -> DpFtsDeParams {
-    if let (Some("textbook"), Some(dp)) = (name, params.privacy.as_mut()) {
-        dp.sampler = Sampler::Textbook;
+    if let (Some(name), Some(dp)) = (name, params.privacy.as_mut()) {
+        if name.starts_with("textbook") {
+            dp.sampler = Sampler::Textbook;
+        }
+        if name.ends_with("-per-curve") {
+            dp.own_noise_stream = true;
+        }
     }
     params
 }
@@ -188,7 +195,8 @@ impl PaperExperiments for Dai2021 {
             "per figure: the problem, runs, queries per agent (N_init + T) and every curve's \
              DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs; the \
              local step of `--preset`, if any; `privacy.sampler`: hardened by default, \
-             textbook with --sampler textbook, same sigma and q)",
+             textbook with --sampler textbook, same sigma and q; `own_noise_stream` with the \
+             -per-curve names)",
             &records,
         )
     }
@@ -248,10 +256,15 @@ impl PaperExperiments for Dai2021 {
     }
 
     /// `hardened` (the default: exact Bernoulli subsampling and the discrete Gaussian, what the
-    /// claim is about) or `textbook` (floating point at the same `q` and `sigma`, the control;
-    /// [`with_sampler`]).
+    /// claim is about) or `textbook` (floating point at the same `q` and `sigma`, the control),
+    /// either with `-per-curve` (each curve's server noise from a stream of its own; [`with_sampler`]).
     fn samplers(&self) -> &'static [&'static str] {
-        &["hardened", "textbook"]
+        &[
+            "hardened",
+            "textbook",
+            "hardened-per-curve",
+            "textbook-per-curve",
+        ]
     }
 
     /// The local-step presets ([`LOCAL_PRESETS`]): `--preset NAME` runs every curve with that
@@ -312,6 +325,19 @@ mod tests {
             ..private
         };
         assert_eq!(with_sampler(non_private, Some("textbook")), non_private);
+        assert_eq!(
+            with_sampler(non_private, Some("textbook-per-curve")),
+            non_private
+        );
+        let own = with_sampler(private, Some("textbook-per-curve"))
+            .privacy
+            .unwrap();
+        assert!(own.own_noise_stream && own.sampler == Sampler::Textbook);
+        let own = with_sampler(private, Some("hardened-per-curve"))
+            .privacy
+            .unwrap();
+        assert!(own.own_noise_stream && own.sampler == Sampler::Hardened);
+        assert!(!private.privacy.unwrap().own_noise_stream);
 
         let options = Options::new(1, 5, 0, "/nonexistent-data-folder").unwrap();
         let json = |o: &Options| Dai2021.parameters(o).unwrap().json;

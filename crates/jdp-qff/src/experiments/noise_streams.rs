@@ -8,13 +8,14 @@
 //! noise is coupled (common random numbers), and a paired comparison between curves sees the
 //! difference of `sigma`s without the spread of independent noise. The exact sampler's use of
 //! random words depends on `sigma`, so under it the curves' noise separates after the first
-//! draws. [`NoiseStreams::PerCurve`] gives each curve a stream of its own: the curator stream
-//! seeds a ChaCha20 key (32 bytes, the only draw from it), and the curve's own stream number
-//! is the FNV-1a hash of its setting. Same law for every curve, independent noise across
+//! draws. [`NoiseStreams::PerCurve`] gives each curve a stream of its own
+//! ([`bandit::seed::own_stream`]): the curator stream seeds a ChaCha20 key (32 bytes, the only
+//! draw from it), and the curve's own stream number is the FNV-1a hash of its setting. Same law for every curve, independent noise across
 //! curves (as far as ChaCha20's streams are independent), reproducible from the seed.
 
 use bandit::agent::{Curator, Feedback};
-use rand::{Rng, RngExt, SeedableRng};
+use bandit::seed::own_stream;
+use rand::Rng;
 use rand_chacha::ChaCha20Rng;
 
 use super::panels::Setting;
@@ -30,22 +31,15 @@ pub enum NoiseStreams {
 }
 
 impl NoiseStreams {
-    /// The stream number of `setting`'s own noise under [`NoiseStreams::PerCurve`] (`None`
-    /// when shared): the 64-bit FNV-1a hash of the setting's `Debug` form (every field,
-    /// floats in their shortest round-trip decimal), stable across platforms.
-    pub fn curve_stream(self, setting: &Setting) -> Option<u64> {
+    /// The label of `setting`'s own noise stream under [`NoiseStreams::PerCurve`] (`None` when
+    /// shared): the setting's `Debug` form (every field, floats in their shortest round-trip
+    /// decimal), hashed into a stream number by [`bandit::seed::own_stream`].
+    pub fn curve_stream(self, setting: &Setting) -> Option<String> {
         match self {
             Self::Shared => None,
-            Self::PerCurve => Some(fnv1a64(format!("{setting:?}").as_bytes())),
+            Self::PerCurve => Some(format!("{setting:?}")),
         }
     }
-}
-
-/// FNV-1a, 64 bits (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`).
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// A curator that draws its noise from its own stream when it has one, from the runner's
@@ -57,15 +51,11 @@ pub(super) struct OwnNoise<C> {
 }
 
 impl<C> OwnNoise<C> {
-    /// `inner` with its noise from `stream` of a key drawn from `curator_rng` (the trial's
-    /// curator stream), or from the runner's curator stream when `stream` is `None` (nothing
-    /// is drawn then).
-    pub(super) fn new(inner: C, stream: Option<u64>, curator_rng: &mut ChaCha20Rng) -> Self {
-        let rng = stream.map(|s| {
-            let mut rng = ChaCha20Rng::from_seed(curator_rng.random());
-            rng.set_stream(s);
-            rng
-        });
+    /// `inner` with its noise from the stream labelled `stream` ([`own_stream`] of `curator_rng`,
+    /// the trial's curator stream), or from the runner's curator stream when `stream` is `None`
+    /// (nothing is drawn then).
+    pub(super) fn new(inner: C, stream: Option<&str>, curator_rng: &mut ChaCha20Rng) -> Self {
+        let rng = stream.map(|label| own_stream(curator_rng, label));
         Self { inner, rng }
     }
 }
@@ -88,7 +78,7 @@ impl<C: Curator> Curator for OwnNoise<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::{NoiseStreams, OwnNoise, fnv1a64};
+    use super::{NoiseStreams, OwnNoise};
     use crate::experiments::Setting;
     use bandit::agent::{Curator, Feedback};
     use rand::{Rng, RngExt, SeedableRng};
@@ -110,7 +100,8 @@ mod tests {
 
     fn words(streams: NoiseStreams, setting: &Setting) -> Vec<u64> {
         let mut curator_rng = ChaCha20Rng::seed_from_u64(7);
-        let mut c = OwnNoise::new(Word, streams.curve_stream(setting), &mut curator_rng);
+        let label = streams.curve_stream(setting);
+        let mut c = OwnNoise::new(Word, label.as_deref(), &mut curator_rng);
         let point = ndarray::array![0.0];
         let feedback = Feedback {
             round: 0,
@@ -150,12 +141,5 @@ mod tests {
             NoiseStreams::PerCurve.curve_stream(&a),
             NoiseStreams::PerCurve.curve_stream(&b)
         );
-    }
-
-    #[test]
-    fn fnv1a64_matches_its_published_test_vectors() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
     }
 }

@@ -44,7 +44,8 @@ pub fn run_with_noise_streams(
     config: &RunConfig,
     streams: NoiseStreams,
 ) -> Result<(BatchResult, RunTable), JdpQffError> {
-    let noise_stream = streams.curve_stream(&setting);
+    let label = streams.curve_stream(&setting);
+    let noise_stream = label.as_deref();
     let features = Arc::new(problem.features()?);
     let box_band = Band::Box { lo: -0.5, hi: 0.5 };
     match problem {
@@ -114,7 +115,7 @@ fn batch<E: Environment>(
     setting: Setting,
     params: &JdpQffParams,
     band: Band,
-    noise_stream: Option<u64>,
+    noise_stream: Option<&str>,
 ) -> Result<(BatchResult, RunTable), JdpQffError> {
     let horizon = config.horizon as u64;
     let with = |alpha: f64, beta: f64| JdpQffParams {
@@ -253,7 +254,7 @@ fn go<E, A, C>(
     make: impl Fn(&E) -> Result<(A, C), JdpQffError> + Sync,
     diagnostics: &Diagnostics,
     learner: Learner,
-    noise_stream: Option<u64>,
+    noise_stream: Option<&str>,
 ) -> Result<(BatchResult, RunTable), JdpQffError>
 where
     E: Environment,
