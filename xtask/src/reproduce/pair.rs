@@ -227,6 +227,16 @@ pub fn pair(a: &Path, b: &Path, metric: PairMetric) -> anyhow::Result<Pairing> {
 }
 
 /// The Markdown table of `pairing`.
+/// Decimals that show a row's numbers to about four significant digits of its larger mean
+/// `m` (one decimal from 100 up, so regrets in the hundreds print as `104.5`; five for a simple
+/// regret of 0.0123).
+fn decimals(m: f64) -> usize {
+    if !(m.is_finite() && m > 0.0) {
+        return 1;
+    }
+    (3 - m.log10().floor() as i64).clamp(1, 12) as usize
+}
+
 fn markdown(pairing: &Pairing, a: &Path, b: &Path) -> String {
     let symbol = match pairing.metric {
         PairMetric::Cumulative => "R_T",
@@ -244,17 +254,18 @@ fn markdown(pairing: &Pairing, a: &Path, b: &Path) -> String {
         "| curve | a | b | a - b (sd) | a higher | sign p | Wilcoxon p |\n|---|---|---|---|---|---|---|"
     );
     for c in &pairing.curves {
+        let d = decimals(c.a.0.abs().max(c.b.0.abs()));
         if c.identical {
             let _ = writeln!(
                 s,
-                "| {} | {:.1} ({:.1}) | identical in all {} trials | 0 | | | |",
+                "| {} | {:.d$} ({:.d$}) | identical in all {} trials | 0 | | | |",
                 c.curve, c.a.0, c.a.1, c.test.draws
             );
             continue;
         }
         let _ = writeln!(
             s,
-            "| {} | {:.1} ({:.1}) | {:.1} ({:.1}) | {:+.1} ({:.1}) | {}/{} | {:.3} | {:.3} |",
+            "| {} | {:.d$} ({:.d$}) | {:.d$} ({:.d$}) | {:+.d$} ({:.d$}) | {}/{} | {:.3} | {:.3} |",
             c.curve,
             c.a.0,
             c.a.1,
@@ -375,6 +386,10 @@ mod tests {
             "| fig-x | 104.5 (3.0) | 102.0 (6.3) | +2.5 ({sd:.1}) | 9/10 | 0.021 | 0.084 |"
         );
         assert!(md.contains(&row), "{md}");
+        assert_eq!(
+            [104.5, 12.0, 3.0, 0.0123, 0.0, f64::NAN].map(decimals),
+            [1, 2, 3, 5, 1, 1]
+        );
         // The same trials under another seed: refused.
         let mut other = batch(&vb);
         other.config = RunConfig::single(2, 2);
