@@ -75,8 +75,9 @@ pub fn trial_rng(base_seed: u64, trial: usize, role: Role) -> ChaCha20Rng {
 
 /// A generator of its own for the component named `label`, derived from `parent`: key = the
 /// next 32 bytes of `parent` (the only draw from it), stream = [`fnv1a64`]`(label)`. Two labels
-/// give different streams of the same key; the same parent state and label give the same
-/// generator. Used where components that would share one stream (the curves of a figure,
+/// give different streams of the same key (unless their hashes collide); the same parent state
+/// and label give the same generator, so the streams are as reproducible as the labels (a
+/// label built from a `Debug` form changes when the type's fields do). Used where components that would share one stream (the curves of a figure,
 /// drawing their privacy noise from a trial's one stream) must draw independently.
 pub fn own_stream(parent: &mut ChaCha20Rng, label: &str) -> ChaCha20Rng {
     let mut key = [0u8; 32];

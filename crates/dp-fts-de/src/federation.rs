@@ -30,7 +30,9 @@ use bandit::seed::own_stream;
 pub enum Stream {
     /// The shared random features.
     Features,
-    /// The server (subsampling and noise).
+    /// The server (subsampling and noise); a curve with
+    /// [`own_noise_stream`](crate::params::DpSettings) draws from a stream derived from it
+    /// ([`own_server_stream`]).
     Server,
     /// Agent `n`'s own draws (initial points, `r`, Thompson samples, its vectors).
     Agent(usize),
@@ -143,6 +145,17 @@ pub fn beta_schedule(
     )?))
 }
 
+/// The label of the server's own stream when `params` asks for one
+/// ([`DpSettings::own_noise_stream`](crate::params::DpSettings)): the parameters' `Debug` form,
+/// so every curve that differs in any parameter draws from another stream
+/// ([`bandit::seed::own_stream`] of the run's [`Stream::Server`]); `None` otherwise.
+pub fn own_server_stream(params: &DpFtsDeParams) -> Option<String> {
+    params
+        .privacy
+        .is_some_and(|dp| dp.own_noise_stream)
+        .then(|| format!("{params:?}"))
+}
+
 /// Run `params` on `problem`: run `run` of the batch seeded by `base_seed`.
 ///
 /// # Protocol
@@ -195,8 +208,8 @@ pub fn run_federation(
         _ => None,
     };
     let mut server_rng = Stream::Server.rng(base_seed, run);
-    if params.privacy.is_some_and(|dp| dp.own_noise_stream) {
-        server_rng = own_stream(&mut server_rng, &format!("{:?}", *params));
+    if let Some(label) = own_server_stream(&params) {
+        server_rng = own_stream(&mut server_rng, &label);
     }
     let mut agents: Vec<AgentState> = (0..n)
         .map(|k| {

@@ -312,7 +312,7 @@ fn the_noisy_digits_table_is_far_harder_for_random_search() {
 /// the per-curve run is reproducible. (A non-private curve's parameters are left as they are:
 /// the unit test of `with_sampler`.)
 #[test]
-fn per_curve_noise_streams_change_only_the_private_curves() {
+fn per_curve_noise_streams_change_every_private_curve() {
     let named = |s: &str| tiny(4).with_sampler(Some(s.into()));
     let figure = Dai2021
         .select_figures(&tiny(4))

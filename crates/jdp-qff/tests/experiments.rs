@@ -210,6 +210,17 @@ fn per_curve_noise_streams_change_only_the_private_curves() {
     let params = Dubey2021.parameters(&named("textbook-per-curve")).unwrap();
     assert!(params.json.contains("\"textbook\""), "{}", params.json);
     assert!(
+        params.json.contains("\"noise_streams\": \"per-curve\""),
+        "{}",
+        params.json
+    );
+    let params = Dubey2021.parameters(&named("textbook")).unwrap();
+    assert!(
+        params.json.contains("\"noise_streams\": \"shared\""),
+        "{}",
+        params.json
+    );
+    assert!(
         Dubey2021
             .select_figures(&named("hardened-per-curve"))
             .is_ok()

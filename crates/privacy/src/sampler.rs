@@ -247,6 +247,7 @@ pub trait NoiseSampler {
         grid: Grid,
         rng: &mut R,
     ) -> Result<(), PrivacyError> {
+        let sigma = check_scale(sigma)?;
         for entry in values.iter_mut() {
             *entry = self.perturb_gaussian(*entry, sigma, grid, rng)?;
         }
@@ -265,6 +266,7 @@ pub trait NoiseSampler {
         grid: Grid,
         rng: &mut R,
     ) -> Result<(), PrivacyError> {
+        let scale = check_scale(scale)?;
         for entry in values.iter_mut() {
             *entry = self.perturb_laplace(*entry, scale, grid, rng)?;
         }

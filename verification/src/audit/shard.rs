@@ -228,14 +228,10 @@ pub fn merge(shards: &[ShardCounts]) -> Result<AuditResult, AuditError> {
     first.plan.conclude(&total)
 }
 
-/// FNV-1a, 64 bits: a stable fingerprint (the same on every platform and compiler version,
-/// unlike the standard library's hasher). Not cryptographic: it detects mistakes (shards of
-/// two audits), not forgery.
-pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+/// FNV-1a, 64 bits ([`bandit::seed::fnv1a64`]): a stable fingerprint (the same on every
+/// platform and compiler version, unlike the standard library's hasher). Not cryptographic: it
+/// detects mistakes (shards of two audits), not forgery.
+pub(super) use bandit::seed::fnv1a64;
 
 #[cfg(test)]
 mod tests {

@@ -78,10 +78,10 @@ struct RunArgs {
     preset: Option<String>,
     /// The noise sampler of the private curves, where a paper offers the choice (jdp-qff,
     /// ldp-bo, dp-fts-de): `hardened` (the default: the exact discrete noise the privacy claim
-    /// is about) or `textbook` (floating-point noise at the same scale: the control); jdp-qff
-    /// also takes `textbook-per-curve` and `hardened-per-curve` (each curve's noise from a
-    /// stream of its own instead of the trial's shared one). usca always runs the hardened
-    /// sampler and refuses the option.
+    /// is about) or `textbook` (floating-point noise at the same calibration without the grid
+    /// slack: the control); jdp-qff and dp-fts-de also take `textbook-per-curve` and
+    /// `hardened-per-curve` (each curve's noise from a stream of its own instead of the one its
+    /// figure's curves share). usca always runs the hardened sampler and refuses the option.
     #[arg(long)]
     sampler: Option<String>,
     /// Run only shard i of n (0 <= i < n): of every curve's N trials, the block

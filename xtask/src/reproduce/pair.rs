@@ -226,7 +226,6 @@ pub fn pair(a: &Path, b: &Path, metric: PairMetric) -> anyhow::Result<Pairing> {
     })
 }
 
-/// The Markdown table of `pairing`.
 /// Decimals that show a row's numbers to about four significant digits of its larger mean
 /// `m` (one decimal from 100 up, so regrets in the hundreds print as `104.5`; five for a simple
 /// regret of 0.0123).
@@ -237,6 +236,7 @@ fn decimals(m: f64) -> usize {
     (3 - m.log10().floor() as i64).clamp(1, 12) as usize
 }
 
+/// The Markdown table of `pairing`.
 fn markdown(pairing: &Pairing, a: &Path, b: &Path) -> String {
     let symbol = match pairing.metric {
         PairMetric::Cumulative => "R_T",

@@ -153,19 +153,25 @@ pub fn with_local_preset(
 
 /// `params` with its privacy noise drawn by the sampler `--sampler` names: under
 /// `--sampler textbook` every private curve's release is the floating-point Gaussian (and its
-/// subsampling a floating-point Bernoulli) at the same `sigma` and `q`, the control; without
+/// subsampling a floating-point Bernoulli) at the same `q` and calibration (without the
+/// hardened sampler's grid slack `1 + 2^-20` in `sigma`), the control; without
 /// it, or with `hardened`, the curve's own sampler (the hardened one; no curve names another).
 /// With `-per-curve` (`textbook-per-curve`, `hardened-per-curve`) the server also draws from
 /// a stream of the curve's own ([`DpSettings::own_noise_stream`](crate::params::DpSettings)).
 /// A non-private curve is unchanged.
 pub fn with_sampler(mut params: DpFtsDeParams, name: Option<&str>) -> DpFtsDeParams {
-    if let (Some(name), Some(dp)) = (name, params.privacy.as_mut()) {
-        if name.starts_with("textbook") {
+    let (textbook, own_stream) = match name {
+        Some("textbook") => (true, false),
+        Some("textbook-per-curve") => (true, true),
+        Some("hardened-per-curve") => (false, true),
+        // `hardened`, none, or a name `select_figures` refuses.
+        _ => (false, false),
+    };
+    if let Some(dp) = params.privacy.as_mut() {
+        if textbook {
             dp.sampler = Sampler::Textbook;
         }
-        if name.ends_with("-per-curve") {
-            dp.own_noise_stream = true;
-        }
+        dp.own_noise_stream |= own_stream;
     }
     params
 }
@@ -195,7 +201,7 @@ impl PaperExperiments for Dai2021 {
             "per figure: the problem, runs, queries per agent (N_init + T) and every curve's \
              DpFtsDeParams (presets of Sec. 5 / App. B, `dp_fts_de::experiments` docs; the \
              local step of `--preset`, if any; `privacy.sampler`: hardened by default, \
-             textbook with --sampler textbook, same sigma and q; `own_noise_stream` with the \
+             textbook with --sampler textbook, same q and calibration; `own_noise_stream` with the \
              -per-curve names)",
             &records,
         )
@@ -256,7 +262,7 @@ impl PaperExperiments for Dai2021 {
     }
 
     /// `hardened` (the default: exact Bernoulli subsampling and the discrete Gaussian, what the
-    /// claim is about) or `textbook` (floating point at the same `q` and `sigma`, the control),
+    /// claim is about) or `textbook` (floating point at the same `q` and calibration, the control),
     /// either with `-per-curve` (each curve's server noise from a stream of its own; [`with_sampler`]).
     fn samplers(&self) -> &'static [&'static str] {
         &[
@@ -295,7 +301,7 @@ impl PaperExperiments for Dai2021 {
 #[cfg(test)]
 mod tests {
     use super::{Dai2021, with_sampler};
-    use crate::params::DpFtsDeParams;
+    use crate::params::{DpFtsDeParams, DpSettings};
     use bandit::experiment::{ExperimentError, Options, PaperExperiments};
     use privacy::Sampler;
 
@@ -338,6 +344,37 @@ mod tests {
             .unwrap();
         assert!(own.own_noise_stream && own.sampler == Sampler::Hardened);
         assert!(!private.privacy.unwrap().own_noise_stream);
+        // A curve that names its own sampler keeps it unless --sampler textbook overrides it.
+        let named = DpFtsDeParams {
+            privacy: private.privacy.map(|dp| DpSettings {
+                sampler: Sampler::Textbook,
+                ..dp
+            }),
+            ..private
+        };
+        for name in [None, Some("hardened"), Some("textbook")] {
+            assert_eq!(with_sampler(named, name), named, "{name:?}");
+        }
+        let own = with_sampler(named, Some("hardened-per-curve"))
+            .privacy
+            .unwrap();
+        assert!(own.own_noise_stream && own.sampler == Sampler::Textbook);
+        // Every curve of a figure gets its own server stream label under -per-curve.
+        let labels: Vec<_> = crate::experiments::panels()
+            .iter()
+            .find(|p| p.id() == "fig2d")
+            .unwrap()
+            .curves()
+            .map(|(_, p)| {
+                crate::federation::own_server_stream(&with_sampler(*p, Some("textbook-per-curve")))
+                    .unwrap()
+            })
+            .collect();
+        assert!(labels.len() >= 3);
+        for (i, a) in labels.iter().enumerate() {
+            assert!(labels[i + 1..].iter().all(|b| b != a), "{a}");
+        }
+        assert_eq!(crate::federation::own_server_stream(&private), None);
 
         let options = Options::new(1, 5, 0, "/nonexistent-data-folder").unwrap();
         let json = |o: &Options| Dai2021.parameters(o).unwrap().json;

@@ -187,6 +187,7 @@ impl PaperExperiments for Dubey2021 {
         struct Record {
             profile: String,
             guarantee: String,
+            noise_streams: NoiseStreams,
             problems: Vec<ProblemRecord>,
         }
         Parameters::json(
@@ -196,10 +197,12 @@ impl PaperExperiments for Dubey2021 {
              (the provably-private parameters, before the profile); the noise sampler of the \
              regret runs (`params.sampler`: hardened by default, textbook with --sampler \
              textbook or textbook-per-curve, same sigma; the -per-curve names draw each \
-             curve's noise from a stream of its own); alpha and beta per curve",
+             curve's noise from a stream of its own: `noise_streams` per-curve, shared otherwise); \
+             alpha and beta per curve",
             &Record {
                 profile: profile.to_string(),
                 guarantee: profile.guarantee(),
+                noise_streams: noise_streams(options),
                 problems: records,
             },
         )

@@ -17,11 +17,13 @@ use bandit::agent::{Curator, Feedback};
 use bandit::seed::own_stream;
 use rand::Rng;
 use rand_chacha::ChaCha20Rng;
+use serde::Serialize;
 
 use super::panels::Setting;
 
 /// Where the curves of a figure draw their privacy noise from.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum NoiseStreams {
     /// The trial's curator stream, the same for every curve (the reproduction's default).
     #[default]
@@ -34,7 +36,7 @@ impl NoiseStreams {
     /// The label of `setting`'s own noise stream under [`NoiseStreams::PerCurve`] (`None` when
     /// shared): the setting's `Debug` form (every field, floats in their shortest round-trip
     /// decimal), hashed into a stream number by [`bandit::seed::own_stream`].
-    pub fn curve_stream(self, setting: &Setting) -> Option<String> {
+    pub fn curve_label(self, setting: &Setting) -> Option<String> {
         match self {
             Self::Shared => None,
             Self::PerCurve => Some(format!("{setting:?}")),
@@ -100,7 +102,7 @@ mod tests {
 
     fn words(streams: NoiseStreams, setting: &Setting) -> Vec<u64> {
         let mut curator_rng = ChaCha20Rng::seed_from_u64(7);
-        let label = streams.curve_stream(setting);
+        let label = streams.curve_label(setting);
         let mut c = OwnNoise::new(Word, label.as_deref(), &mut curator_rng);
         let point = ndarray::array![0.0];
         let feedback = Feedback {
@@ -115,7 +117,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_streams_are_the_runners_and_per_curve_streams_differ_by_curve() {
+    fn shared_streams_are_the_runners_and_per_curve_labels_differ_by_curve() {
         let a = Setting::Jdp {
             alpha: 1.0,
             beta: 0.1,
@@ -138,8 +140,8 @@ mod tests {
         assert_ne!(pa, pb);
         assert_ne!(pa, direct);
         assert_ne!(
-            NoiseStreams::PerCurve.curve_stream(&a),
-            NoiseStreams::PerCurve.curve_stream(&b)
+            NoiseStreams::PerCurve.curve_label(&a),
+            NoiseStreams::PerCurve.curve_label(&b)
         );
     }
 }

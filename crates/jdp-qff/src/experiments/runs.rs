@@ -44,7 +44,7 @@ pub fn run_with_noise_streams(
     config: &RunConfig,
     streams: NoiseStreams,
 ) -> Result<(BatchResult, RunTable), JdpQffError> {
-    let label = streams.curve_stream(&setting);
+    let label = streams.curve_label(&setting);
     let noise_stream = label.as_deref();
     let features = Arc::new(problem.features()?);
     let box_band = Band::Box { lo: -0.5, hi: 0.5 };
