@@ -81,7 +81,9 @@ struct RunArgs {
     /// is about) or `textbook` (floating-point noise at the same calibration without the grid
     /// slack: the control); jdp-qff and dp-fts-de also take `textbook-per-curve` and
     /// `hardened-per-curve` (each curve's noise from a stream of its own instead of the one its
-    /// figure's curves share). usca always runs the hardened sampler and refuses the option.
+    /// figure's curves share). usca refuses the option: its curves are expected error rates,
+    /// computed from the exponential mechanism's exact selection probabilities, so they draw
+    /// no privacy noise.
     #[arg(long)]
     sampler: Option<String>,
     /// Run only shard i of n (0 <= i < n): of every curve's N trials, the block

@@ -1060,7 +1060,7 @@ pub trait PaperExperiments: Sync {
                 paper: self.name(),
                 sampler: s.to_string(),
                 known: if self.samplers().is_empty() {
-                    "none (its private curves always use the default hardened sampler)".into()
+                    "none (this reproduction offers no choice of noise sampler)".into()
                 } else {
                     self.samplers().join(",")
                 },

@@ -49,7 +49,10 @@ use bandit::runner::BatchResult;
 
 use serde::Serialize;
 
-/// The paper's reproduction, for `cargo xtask reproduce usca`.
+/// The paper's reproduction, for `cargo xtask reproduce usca`. It takes no `--sampler`: its
+/// curves are expected error rates computed from the exponential mechanism's exact selection
+/// probabilities ([`privacy::mechanisms::ExponentialMechanism::probabilities`]), so they draw
+/// no privacy noise for a sampler to change.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pavlovic2025;
 
