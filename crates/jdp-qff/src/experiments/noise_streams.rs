@@ -6,9 +6,10 @@
 //! of a figure. The textbook Gaussian is `sigma z` with `z` from that stream, and the curves of
 //! Figures 1 and 2 differ only in `sigma`, so they see the same `z`s in the same order: their
 //! noise is coupled (common random numbers), and a paired comparison between curves sees the
-//! difference of `sigma`s without the spread of independent noise. The exact sampler's use of
-//! random words depends on `sigma`, so under it the curves' noise mostly separates (not for
-//! every pair of `sigma`s: measured in `docs/jdp-qff.md`, "The control"). [`NoiseStreams::PerCurve`] gives each curve a stream of its own
+//! difference of `sigma`s without the spread of independent noise. Under the exact sampler the
+//! curves of a run were measured mostly decoupled, but not every pair, and one batch drawn at
+//! two large `sigma`s from the same seed is perfectly correlated (`docs/jdp-qff.md`, "The
+//! hardened sampler in the reproduction": not explained). [`NoiseStreams::PerCurve`] gives each curve a stream of its own
 //! ([`bandit::seed::own_stream`]): the curator stream seeds a ChaCha20 key (32 bytes, the only
 //! draw from it), and the curve's own stream number is the FNV-1a hash of its setting. Same law for every curve, independent noise across
 //! curves (as far as ChaCha20's streams are independent), reproducible from the seed.
