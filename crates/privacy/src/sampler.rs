@@ -482,9 +482,7 @@ impl Hardened {
         };
         Ok(grid.value_of(&(i + z)))
     }
-}
 
-impl Hardened {
     /// The batch form of [`Self::perturb`]: one buffer of random bits for the whole batch
     /// (`DiscreteGaussian::samples`, `DiscreteLaplace::samples`) when the scale fits the
     /// fixed-width law; entry by entry through [`Self::perturb`] otherwise.
