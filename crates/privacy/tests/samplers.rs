@@ -374,3 +374,80 @@ fn grid_round_is_the_big_integer_rounding() {
         assert!(grid.round(bad).is_err());
     }
 }
+
+/// Pearson correlation of two equally long samples.
+fn pearson(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma) * (x - ma);
+        sbb += (y - mb) * (y - mb);
+    }
+    sab / (saa * sbb).sqrt()
+}
+
+/// A design property of the hardened Gaussian batch that paired experiments depend on (not a
+/// privacy property: each law is exact at every scale): two batches drawn from the same seed at
+/// two scales are comonotone, entry by entry, when both scales are above `2^32` grid units, and
+/// unrelated when they are not. The draw's uniform offset `j` below `ceil(sigma)`
+/// (`exact_fixed::DiscreteGaussian`, Karney's step D3) then takes a 64-bit word whose
+/// rejection probability is below `ceil(sigma) / 2^64` (about `1e-9` here), so both scales
+/// read the same words for the same quantile; below `2^32` units it takes a 32-bit word with
+/// Lemire's rejection, whose probability `(2^32 mod ceil(sigma)) / 2^32` depends on the scale
+/// (0.06 to 0.31 at the scales below), and the two batches fall out of step within a few
+/// entries. The scales and grid are jdp-qff's Figure 1 and 2 settings (`2^-27`, the grid of
+/// its 77 421 packed coordinates): `sigma` 42.34 and 203.47 (5.7e9 and 2.7e10 units) couple,
+/// 22.12 and 29.94 (3.0e9 and 4.0e9 units) do not, which is what the reproduction's curves
+/// showed (`docs/jdp-qff.md`, "The hardened sampler in the reproduction"). The textbook batch
+/// (`sigma z` from one normal stream) couples every pair; it is the check's control. With the
+/// 64-bit word taken at every scale (planted, not committed) the uncoupled pair's correlation
+/// became 1.000 and the test failed.
+#[test]
+fn same_seed_hardened_batches_are_comonotone_only_above_2_pow_32_grid_units() {
+    let grid = Grid::new(-27).unwrap();
+    let n = 20_000;
+    let batch = |sampler: &dyn Fn(f64, &mut [f64], &mut ChaCha20Rng), sigma: f64| {
+        let mut out = vec![0.0; n];
+        sampler(sigma, &mut out, &mut rng(2026));
+        out
+    };
+    let hardened = |s: f64, out: &mut [f64], r: &mut ChaCha20Rng| {
+        Hardened.gaussian_noise_into(s, grid, out, r).unwrap();
+    };
+    let textbook = |s: f64, out: &mut [f64], r: &mut ChaCha20Rng| {
+        Textbook.gaussian_noise_into(s, grid, out, r).unwrap();
+    };
+    let units = |s: f64| s / grid.width();
+    let (big_a, big_b) = (42.340_330_466_329_156, 203.472_112_012_457_1);
+    let (small_a, small_b) = (22.120_109_018_765_138, 29.939_134_790_420_72);
+    assert!(units(big_a) > 2f64.powi(32) && units(big_b) > 2f64.powi(32));
+    assert!(units(small_a) < 2f64.powi(32) && units(small_b) < 2f64.powi(32));
+
+    // Above 2^32 units: the same standardised draw, entry by entry (to the grid's resolution
+    // and the `ceil(sigma) - sigma` slack, both below 1e-9 in units of sigma).
+    let (a, b) = (batch(&hardened, big_a), batch(&hardened, big_b));
+    let worst = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x / big_a - y / big_b).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        worst < 1e-6,
+        "above 2^32 units: largest gap {worst:e} (in sigmas)"
+    );
+
+    // Below: unrelated. Under independence the correlation of 20 000 pairs has sd 0.0071, so
+    // |r| > 0.05 (7 sd) has probability below 1e-11.
+    let r = pearson(&batch(&hardened, small_a), &batch(&hardened, small_b));
+    assert!(r.abs() < 0.05, "below 2^32 units: correlation {r}");
+    let r = pearson(&batch(&hardened, small_a), &batch(&hardened, big_a));
+    assert!(r.abs() < 0.05, "across 2^32 units: correlation {r}");
+
+    // Control: the textbook batch couples both pairs.
+    for (s, t) in [(big_a, big_b), (small_a, small_b)] {
+        let r = pearson(&batch(&textbook, s), &batch(&textbook, t));
+        assert!(r > 0.9999, "textbook {s} vs {t}: correlation {r}");
+    }
+}

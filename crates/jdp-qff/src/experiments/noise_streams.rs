@@ -6,10 +6,13 @@
 //! of a figure. The textbook Gaussian is `sigma z` with `z` from that stream, and the curves of
 //! Figures 1 and 2 differ only in `sigma`, so they see the same `z`s in the same order: their
 //! noise is coupled (common random numbers), and a paired comparison between curves sees the
-//! difference of `sigma`s without the spread of independent noise. Under the exact sampler the
-//! curves of a run were measured mostly decoupled, but not every pair, and one batch drawn at
-//! two large `sigma`s from the same seed is perfectly correlated (`docs/jdp-qff.md`, "The
-//! hardened sampler in the reproduction": not explained). [`NoiseStreams::PerCurve`] gives each curve a stream of its own
+//! difference of `sigma`s without the spread of independent noise. The exact sampler couples
+//! two curves the same way only when both `sigma`s are above `2^32` grid units (its uniform
+//! offset then takes one 64-bit word with negligible rejection; below, a 32-bit word with a
+//! rejection whose probability depends on `sigma`): in Figures 1 and 2 that is `alpha = 0.5`
+//! and `alpha = 0.1` alone (`docs/privacy.md`, "Same seed, different scales";
+//! `docs/jdp-qff.md`, "The hardened sampler in the reproduction").
+//! [`NoiseStreams::PerCurve`] gives each curve a stream of its own
 //! ([`bandit::seed::own_stream`]): the curator stream seeds a ChaCha20 key (32 bytes, the only
 //! draw from it), and the curve's own stream number is the FNV-1a hash of its setting. Same law for every curve, independent noise across
 //! curves (as far as ChaCha20's streams are independent), reproducible from the seed.
