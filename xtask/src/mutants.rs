@@ -9,6 +9,7 @@
 //! cargo xtask mutants --group privacy-noise   # one group
 //! cargo xtask mutants --group privacy-noise --iterate   # only what was not caught last time
 //! cargo xtask mutants --summary               # re-read the last results, run nothing
+//! cargo xtask mutants --in-diff REV --out target/mutants-diff   # only lines changed since REV
 //! ```
 //!
 //! The scope ([`GROUPS`]) is the code that calibrates noise, clips, samples noise, states
@@ -247,6 +248,12 @@ pub struct Args {
     /// no run isolated it).
     #[arg(long, default_value_t = 1)]
     jobs: u32,
+    /// Test only the mutants on lines changed since this git revision (`git diff REV` of the
+    /// group's files, the working tree against REV; `cargo mutants --in-diff`): the re-measure
+    /// after a change when the last whole-scope run was at REV. The summary labels such a
+    /// group and does not judge the list's entries outside the changed lines.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["iterate", "shard", "retest_missed", "list"])]
+    in_diff: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -275,7 +282,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let equivalent = equivalents(&root)?;
         for g in &groups {
             if args.list {
-                let text = list_group(&root, &out, g)?;
+                let text = list_group(&root, &out, g, None)?;
                 println!("## {} ({} mutants)", g.name, text.lines().count());
                 print!("{text}");
                 continue;
@@ -283,9 +290,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             // The group's whole listing (before the listed equivalents are skipped): the summary
             // reads it to count the skipped equivalents and to name the stale entries of the list.
             std::fs::create_dir_all(out.join(g.name))?;
-            let generated = list_group(&root, &out, g)?;
+            let diff_marker = out.join(g.name).join(IN_DIFF_FILE);
+            let diff = match &args.in_diff {
+                Some(rev) => {
+                    let patch = write_group_diff(&root, &out, g, rev)?;
+                    std::fs::write(&diff_marker, rev)?;
+                    Some(patch)
+                }
+                None => {
+                    if diff_marker.exists() && !args.iterate && !args.retest_missed {
+                        std::fs::remove_file(&diff_marker)?;
+                    }
+                    None
+                }
+            };
+            let generated = match &diff {
+                Some(patch) if std::fs::metadata(patch)?.len() == 0 => String::new(),
+                _ => list_group(&root, &out, g, diff.as_deref())?,
+            };
             std::fs::write(out.join(g.name).join(GENERATED_FILE), &generated)?;
+            if diff.is_some() && generated.trim().is_empty() {
+                // Nothing to test: the group's earlier outcomes in this folder are not this
+                // run's, so they go.
+                let old = out.join(g.name).join("mutants.out");
+                if old.exists() {
+                    std::fs::remove_dir_all(&old)?;
+                }
+                println!("{}: no mutant on the lines changed since the revision", g.name);
+                continue;
+            }
             let mut cmd = group_command(&root, &out, g)?;
+            if let Some(patch) = &diff {
+                cmd.arg("--in-diff").arg(patch);
+            }
             let skipped: Vec<&str> = if args.recheck_equivalents {
                 Vec::new()
             } else {
@@ -386,6 +423,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// and left-out functions, before the listed equivalents are skipped), in the group's folder.
 const GENERATED_FILE: &str = "generated.txt";
 
+/// Where an `--in-diff` run records its revision, in the group's folder (its patch beside it,
+/// [`IN_DIFF_PATCH`]).
+const IN_DIFF_FILE: &str = "in-diff.txt";
+
+/// The group's `git diff REV` of an `--in-diff` run, in the group's folder.
+const IN_DIFF_PATCH: &str = "in-diff.patch";
+
+/// Write `git diff REV -- <the group's files>` (the working tree against `rev`) to the group's
+/// folder and return its path (an empty file when none of them changed).
+fn write_group_diff(root: &Path, out: &Path, g: &Group, rev: &str) -> anyhow::Result<PathBuf> {
+    let diff = Command::new("git")
+        .current_dir(root)
+        .args(["diff", "--no-color", "--no-ext-diff", rev, "--"])
+        .args(g.files)
+        .output()
+        .context("running git diff")?;
+    if !diff.status.success() {
+        bail!(
+            "git diff {rev} failed: {}",
+            String::from_utf8_lossy(&diff.stderr).trim()
+        );
+    }
+    let path = out.join(g.name).join(IN_DIFF_PATCH);
+    std::fs::write(&path, &diff.stdout)?;
+    Ok(path)
+}
+
 /// Where a run keeps the names of the listed equivalents it skipped (none with
 /// `--recheck-equivalents`), in the group's folder.
 const SKIPPED_FILE: &str = "skipped-equivalents.txt";
@@ -408,9 +472,14 @@ fn group_command(root: &Path, out: &Path, g: &Group) -> anyhow::Result<Command> 
     Ok(cmd)
 }
 
-/// The names of the group's mutants (`cargo mutants --list`: nothing is built), one per line.
-fn list_group(root: &Path, out: &Path, g: &Group) -> anyhow::Result<String> {
-    let listed = group_command(root, out, g)?
+/// The names of the group's mutants (`cargo mutants --list`: nothing is built), one per line;
+/// with `diff`, only those on its changed lines.
+fn list_group(root: &Path, out: &Path, g: &Group, diff: Option<&Path>) -> anyhow::Result<String> {
+    let mut cmd = group_command(root, out, g)?;
+    if let Some(patch) = diff {
+        cmd.arg("--in-diff").arg(patch);
+    }
+    let listed = cmd
         .arg("--list")
         .output()
         .context("running cargo mutants --list")?;
@@ -659,6 +728,22 @@ fn summarise_with(
     let mut listed_groups = Vec::new();
     for g in groups {
         let dir = out.join(g.name);
+        // An `--in-diff` run tested only the changed lines: like a shard, its listing is not the
+        // group's, so the list's entries are not judged against it.
+        let in_diff = std::fs::read_to_string(dir.join(IN_DIFF_FILE))
+            .ok()
+            .map(|rev| rev.trim().to_string());
+        if let Some(rev) = &in_diff {
+            sharded.push(g.name);
+            let listing = std::fs::read_to_string(dir.join(GENERATED_FILE)).unwrap_or_default();
+            if listing.trim().is_empty() {
+                md.push_str(&format!(
+                    "| {} (lines changed since {rev}) | 0 | 0 | no mutant on the changed lines | | | | | | | |\n",
+                    g.name
+                ));
+                continue;
+            }
+        }
         let Results {
             list,
             generated: generated_count,
@@ -680,9 +765,10 @@ fn summarise_with(
         if shard.is_some() {
             sharded.push(g.name);
         }
-        let label = match &shard {
-            Some(k) => format!("{} (shard {})", g.name, k.trim()),
-            None => g.name.to_string(),
+        let label = match (&shard, &in_diff) {
+            (Some(k), _) => format!("{} (shard {})", g.name, k.trim()),
+            (None, Some(rev)) => format!("{} (lines changed since {rev})", g.name),
+            (None, None) => g.name.to_string(),
         };
         // The listed equivalents the run skipped and still listed (a sharded run skips those of
         // the whole group; shard 0 counts them), and the group's listing.
@@ -701,7 +787,7 @@ fn summarise_with(
             .filter(|n| equivalent.contains_key(n))
             .collect();
         seen.extend(skipped.iter().cloned());
-        if let Some(generated) = &generated {
+        if let Some(generated) = generated.as_ref().filter(|_| in_diff.is_none()) {
             for name in equivalent.keys() {
                 if g.files.iter().any(|f| name.starts_with(f)) && !generated.contains(name) {
                     stale.push(format!("{name} (no longer generated)"));
@@ -914,6 +1000,36 @@ mod tests {
             md.contains("src/a.rs:9:9: gone (no longer generated)"),
             "{md}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_in_diff_run_is_labelled_and_does_not_judge_the_list_outside_its_lines() {
+        // The run's listing is the changed lines only: a listed equivalent elsewhere in the
+        // file (9:9) is not stale; the run's own outcomes are counted as usual.
+        let dir = run_dir(
+            "in-diff",
+            &[
+                ("src/a.rs:1:1: a", "CaughtMutant"),
+                ("src/a.rs:2:1: b", "MissedMutant"),
+            ],
+            &["src/a.rs:1:1: a", "src/a.rs:2:1: b"],
+            &[],
+        );
+        std::fs::write(dir.join("g").join(IN_DIFF_FILE), "abc123\n").unwrap();
+        let err = summarise_with(&listed(&["src/a.rs:9:9: elsewhere"]), &dir, &[&GROUP])
+            .unwrap_err()
+            .to_string();
+        // The one failure is the missed b, not a stale entry.
+        assert!(err.starts_with("1 missed") && err.contains(", 0 entries"), "{err}");
+        let r = row(&dir, "g (lines changed since abc123)");
+        assert_eq!(&r[2..10], ["2", "2", "1", "0", "1", "0", "0", "0.500"]);
+        // No mutant on the changed lines: a row saying so, and nothing stale.
+        std::fs::remove_dir_all(dir.join("g/mutants.out")).unwrap();
+        std::fs::write(dir.join("g").join(GENERATED_FILE), "").unwrap();
+        summarise_with(&listed(&["src/a.rs:9:9: elsewhere"]), &dir, &[&GROUP]).unwrap();
+        let r = row(&dir, "g (lines changed since abc123)");
+        assert_eq!(r[4], "no mutant on the changed lines");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
