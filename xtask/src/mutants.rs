@@ -297,8 +297,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     std::fs::write(&diff_marker, rev)?;
                     Some(patch)
                 }
+                // A retest of an `--in-diff` run keeps its listing: the changed lines' mutants.
+                None if args.retest_missed && diff_marker.exists() => {
+                    Some(out.join(g.name).join(IN_DIFF_PATCH))
+                }
                 None => {
-                    if diff_marker.exists() && !args.iterate && !args.retest_missed {
+                    if diff_marker.exists() && !args.iterate {
                         std::fs::remove_file(&diff_marker)?;
                     }
                     None

@@ -249,6 +249,39 @@ fn the_hardened_noise_batch_is_the_perturbation_of_zeros() {
     }
 }
 
+/// Beyond `2^62` grid units (the big-integer path of the batch) the hardened perturbation is
+/// still the value's grid index plus the noise batch's draw, `value_of(index_of(x) + z_k)` with
+/// `z_k` the same seed's noise in grid units: a batch that subtracted the draw there (the same
+/// law, the symmetric noise) or dropped it fails.
+#[test]
+fn the_hardened_batch_adds_its_draws_beyond_2_pow_62_grid_units() {
+    use num_bigint::BigInt;
+    use privacy::sampler::{Norm, Sampler};
+    let grid = Grid::for_sensitivity(1.5, 60, Norm::L2).unwrap();
+    for sigma in [3.0, 1234.5] {
+        let mut noise = vec![f64::NAN; 200];
+        Sampler::Hardened
+            .gaussian_noise_into(sigma, grid, &mut noise, &mut rng(75))
+            .unwrap();
+        let far = |k: usize| {
+            let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+            sign * 2f64.powi(64) * (1.0 + k as f64 / 256.0) * grid.width()
+        };
+        let mut values: Vec<f64> = (0..200).map(far).collect();
+        Sampler::Hardened
+            .perturb_gaussian_into(&mut values, sigma, grid, &mut rng(75))
+            .unwrap();
+        let mut moved = 0;
+        for (k, (v, z)) in values.iter().zip(&noise).enumerate() {
+            let z = BigInt::from((z / grid.width()) as i64);
+            let expected = grid.value_of(&(grid.index_of(far(k)).unwrap() + z));
+            assert_eq!(v.to_bits(), expected.to_bits(), "sigma {sigma}, entry {k}");
+            moved += usize::from(*v != far(k));
+        }
+        assert!(moved > 100, "sigma {sigma}: the noise moved {moved} of 200 values");
+    }
+}
+
 /// The textbook batch form draws what the per-entry calls draw, bit for bit (a batch form that
 /// consumed the randomness differently, or rescaled it, fails); both samplers refuse a bad sigma.
 #[test]
