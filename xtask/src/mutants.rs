@@ -320,7 +320,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if old.exists() {
                     std::fs::remove_dir_all(&old)?;
                 }
-                println!("{}: no mutant on the lines changed since the revision", g.name);
+                println!(
+                    "{}: no mutant on the lines changed since the revision",
+                    g.name
+                );
                 continue;
             }
             let mut cmd = group_command(&root, &out, g)?;
@@ -1025,7 +1028,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         // The one failure is the missed b, not a stale entry.
-        assert!(err.starts_with("1 missed") && err.contains(", 0 entries"), "{err}");
+        assert!(
+            err.starts_with("1 missed") && err.contains(", 0 entries"),
+            "{err}"
+        );
         let r = row(&dir, "g (lines changed since abc123)");
         assert_eq!(&r[2..10], ["2", "2", "1", "0", "1", "0", "0", "0.500"]);
         // No mutant on the changed lines: a row saying so, and nothing stale.

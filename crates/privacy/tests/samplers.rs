@@ -264,7 +264,7 @@ fn the_hardened_batch_adds_its_draws_beyond_2_pow_62_grid_units() {
             .gaussian_noise_into(sigma, grid, &mut noise, &mut rng(75))
             .unwrap();
         let far = |k: usize| {
-            let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+            let sign = if k.is_multiple_of(2) { 1.0 } else { -1.0 };
             sign * 2f64.powi(64) * (1.0 + k as f64 / 256.0) * grid.width()
         };
         let mut values: Vec<f64> = (0..200).map(far).collect();
@@ -278,7 +278,10 @@ fn the_hardened_batch_adds_its_draws_beyond_2_pow_62_grid_units() {
             assert_eq!(v.to_bits(), expected.to_bits(), "sigma {sigma}, entry {k}");
             moved += usize::from(*v != far(k));
         }
-        assert!(moved > 100, "sigma {sigma}: the noise moved {moved} of 200 values");
+        assert!(
+            moved > 100,
+            "sigma {sigma}: the noise moved {moved} of 200 values"
+        );
     }
 }
 
