@@ -4,6 +4,10 @@
 //! cargo xtask audit --x OUT_X --x-prime OUT_X_PRIME --eps E [--delta D] [--json]
 //! cargo xtask audit --command 'python3 mech.py {input}' --input-x 0 --input-x-prime 1 \
 //!     --outputs 40000 --eps 1
+//! cargo xtask audit --train-x TRAIN_X --train-x-prime TRAIN_X_PRIME --x HELD_X \
+//!     --x-prime HELD_X_PRIME --eps E                 # held-out files streamed
+//! cargo xtask audit --train-x ... --x ... --eps E --shard 0/3 --out shard0.json   # ... 2/3
+//! cargo xtask audit merge shard0.json shard1.json shard2.json
 //! ```
 //!
 //! The claim: `--eps` (with `--delta`: approximate DP), `--mu` (Gaussian DP) or `--rho` (zCDP).
@@ -12,25 +16,82 @@
 //! output or a batch, until `--outputs` outputs per input. Prints the verdict, the certified
 //! epsilon lower bound, the tightness, the outputs used and the held-out outputs a target
 //! tightness would need; writes the trade-off plot. Exit status: 0 when no violation is
-//! certified, 3 when one is, 1 on bad input (with a message), 2 on a malformed command line.
+//! certified (and for a shard), 3 when one is, 1 on bad input (with a message), 2 on a
+//! malformed command line.
+//!
+//! With `--train-x` and `--train-x-prime` the split is the user's: those files train, `--x` and
+//! `--x-prime` are held out and streamed (counted, never stored:
+//! [`verification::audit::external_stream`]), so memory does not grow with the held-out
+//! files, and `--shard i/n --out FILE` counts only shard `i`'s chunks of them; `merge` sums the
+//! shards into the unsharded run's certificate.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 use anyhow::{Context, bail};
+use verification::audit::Shard;
 use verification::audit::external::{
     ExternalAudit, OutputKind, Outputs, StatedClaim, Verdict, audit_external, parse_outputs,
 };
+use verification::audit::external_stream::{
+    HeldOutFiles, audit_external_shard, audit_external_streamed,
+};
+
+use crate::audit_shards::{merge_files, write_shard};
 
 /// Options of `audit`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
-    /// File of outputs drawn under the input x (one per line).
+    #[command(subcommand)]
+    merge: Option<Sub>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(clap::Subcommand)]
+enum Sub {
+    /// Sum the counts of shard files (every shard i/n of one streamed audit, once) into the
+    /// audit's certificate: the same as the unsharded run's.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The shard files (written by --shard i/n --out FILE).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print the certificate as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Where to write the trade-off plot.
+    #[arg(long, default_value = "target/audit/tradeoff.svg")]
+    plot: PathBuf,
+}
+
+/// Options of an audit run.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// File of outputs drawn under the input x (one per line); held out with --train-x.
     #[arg(long, requires = "x_prime", conflicts_with = "command")]
     x: Option<PathBuf>,
-    /// File of outputs drawn under the neighbouring input x'.
+    /// File of outputs drawn under the neighbouring input x'; held out with --train-x.
     #[arg(long = "x-prime", requires = "x")]
     x_prime: Option<PathBuf>,
+    /// File of training outputs drawn under x, independent of the held-out ones: the split is
+    /// then the files' (no shuffle, no --train-fraction) and --x / --x-prime are streamed.
+    #[arg(long = "train-x", requires_all = ["train_x_prime", "x"], conflicts_with = "train_fraction")]
+    train_x: Option<PathBuf>,
+    /// File of training outputs drawn under x' (with --train-x).
+    #[arg(long = "train-x-prime", requires = "train_x")]
+    train_x_prime: Option<PathBuf>,
+    /// With --train-x: count only shard i of n of the held-out outputs (chunks of 8192 outputs,
+    /// round-robin) and write them to --out; every shard reads the same files.
+    #[arg(long, requires_all = ["train_x", "out"])]
+    shard: Option<String>,
+    /// With --shard: the file of the shard's counts (JSON), for `merge`.
+    #[arg(long, requires = "shard")]
+    out: Option<PathBuf>,
     /// Instead of files: a shell command printing outputs; `{input}` is replaced by --input-x or
     /// --input-x-prime.
     #[arg(long, requires_all = ["input_x", "input_x_prime"])]
@@ -108,7 +169,7 @@ impl From<Kind> for OutputKind {
 
 /// A GDP or zCDP claim holds at every delta; the audit certifies epsilon at the one given.
 /// The claim of the flags ([`StatedClaim`], shared with the Python auditor).
-fn stated(args: &Args) -> StatedClaim {
+fn stated(args: &RunArgs) -> StatedClaim {
     StatedClaim {
         eps: args.eps,
         delta: args.delta,
@@ -165,37 +226,84 @@ fn read(path: &PathBuf, kind: Option<OutputKind>) -> anyhow::Result<Outputs> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let stated = stated(&args);
+    match args.merge {
+        Some(Sub::Merge(m)) => merge_files(&m.files, m.json, &m.plot),
+        None => run_audit(&args.run),
+    }
+}
+
+/// The streamed audit (--train-x): a shard written to --out, or the whole audit.
+fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Option<ExternalAudit>> {
+    let (Some(tx), Some(txp), Some(hx), Some(hxp)) =
+        (&args.train_x, &args.train_x_prime, &args.x, &args.x_prime)
+    else {
+        bail!("give --train-x, --train-x-prime, --x and --x-prime");
+    };
+    let stated = stated(args);
     let (claim, _) = stated
         .claim()
         .map_err(|e| anyhow::anyhow!("{e} (--eps, --delta, --mu, --rho)"))?;
-    let kind = args.kind.map(OutputKind::from);
-    let (x, xp) = match (&args.x, &args.x_prime, &args.command) {
-        (Some(a), Some(b), None) => (read(a, kind)?, read(b, kind)?),
-        (None, None, Some(c)) => {
-            let (ix, ixp) = (
-                args.input_x.as_deref().unwrap_or_default(),
-                args.input_x_prime.as_deref().unwrap_or_default(),
-            );
-            (
-                draw(c, ix, args.outputs, kind)?,
-                draw(c, ixp, args.outputs, kind)?,
-            )
-        }
-        _ => bail!(
-            "give the outputs as --x and --x-prime files, or --command with --input-x and --input-x-prime"
-        ),
+    let train_x = read(tx, kind)?;
+    let train_xp = read(txp, Some(kind.unwrap_or(train_x.kind())))?;
+    let held = HeldOutFiles {
+        x: hx,
+        x_prime: hxp,
     };
     let config = stated.config(args.alpha, args.seed)?;
-    let audit = audit_external(
-        x,
-        xp,
-        &claim,
-        args.statistic.as_deref(),
-        args.train_fraction,
-        args.target_tightness,
-        &config,
-    )?;
+    let statistic = args.statistic.as_deref();
+    let warn_train = |train: usize, held: usize| {
+        if held > 10 * train {
+            // As for audit-mechanism: the events are chosen on the training rates with the
+            // held-out size's widths, and the training rates' own error is not counted.
+            eprintln!(
+                "warning: the events are chosen on {train} training outputs per input, fewer \
+                 than a tenth of the {held} held out: a tail event can be chosen on training \
+                 noise and certify little (docs/verification.md)"
+            );
+        }
+    };
+    match (&args.shard, &args.out) {
+        (Some(shard), Some(out)) => {
+            let shard: Shard = shard.parse()?;
+            let counts =
+                audit_external_shard(&train_x, &train_xp, held, &claim, statistic, &config, shard)?;
+            warn_train(counts.plan.config.train, counts.plan.config.samples);
+            write_shard(out, &counts)?;
+            println!(
+                "shard {shard}: {} held-out outputs per input of {}, written to {} (fingerprint {})",
+                counts.counts.outputs_x,
+                counts.plan.config.samples,
+                out.display(),
+                counts.fingerprint
+            );
+            Ok(None)
+        }
+        _ => {
+            let audit = audit_external_streamed(
+                &train_x,
+                &train_xp,
+                held,
+                &claim,
+                statistic,
+                args.target_tightness,
+                &config,
+            )?;
+            warn_train(audit.result.train_samples, audit.result.samples);
+            Ok(Some(audit))
+        }
+    }
+}
+
+fn run_audit(args: &RunArgs) -> anyhow::Result<()> {
+    let kind = args.kind.map(OutputKind::from);
+    let audit = if args.train_x.is_some() {
+        match run_streamed(args, kind)? {
+            Some(audit) => audit,
+            None => return Ok(()),
+        }
+    } else {
+        run_in_memory(args, kind)?
+    };
     let plot = if args.plot.is_absolute() {
         args.plot.clone()
     } else {
@@ -222,6 +330,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::process::exit(3);
     }
     Ok(())
+}
+
+/// The audit of two whole files (or a command's outputs), split by a seeded shuffle.
+fn run_in_memory(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<ExternalAudit> {
+    let stated = stated(args);
+    let (claim, _) = stated
+        .claim()
+        .map_err(|e| anyhow::anyhow!("{e} (--eps, --delta, --mu, --rho)"))?;
+    let (x, xp) = match (&args.x, &args.x_prime, &args.command) {
+        (Some(a), Some(b), None) => (read(a, kind)?, read(b, kind)?),
+        (None, None, Some(c)) => {
+            let (ix, ixp) = (
+                args.input_x.as_deref().unwrap_or_default(),
+                args.input_x_prime.as_deref().unwrap_or_default(),
+            );
+            (
+                draw(c, ix, args.outputs, kind)?,
+                draw(c, ixp, args.outputs, kind)?,
+            )
+        }
+        _ => bail!(
+            "give the outputs as --x and --x-prime files, or --command with --input-x and --input-x-prime"
+        ),
+    };
+    let config = stated.config(args.alpha, args.seed)?;
+    Ok(audit_external(
+        x,
+        xp,
+        &claim,
+        args.statistic.as_deref(),
+        args.train_fraction,
+        args.target_tightness,
+        &config,
+    )?)
 }
 
 fn print(a: &ExternalAudit, plot: &std::path::Path) {

@@ -19,16 +19,14 @@
 //! ratio of both shifts. Exit status: 0 when no violation is certified (and for a shard), 3
 //! when one is, 1 on bad input, 2 on a malformed command line.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use privacy::mechanisms::{GaussianMechanism, LaplaceMechanism};
 use privacy::{Mechanism, PrivacyClaim};
-use serde_json::json;
-use verification::audit::external::Verdict;
-use verification::audit::{
-    AuditConfig, AuditResult, Known, Shard, ShardCounts, audit_shard, merge,
-};
+use verification::audit::{AuditConfig, Known, Shard, ShardCounts, audit_shard, merge};
+
+use crate::audit_shards::{merge_files, report, write_shard};
 
 /// Options of `audit-mechanism`.
 #[derive(clap::Args)]
@@ -121,7 +119,7 @@ struct RunArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.merge {
-        Some(Sub::Merge(m)) => merge_files(&m),
+        Some(Sub::Merge(m)) => merge_files(&m.files, m.output.json, &m.output.plot),
         None => run_audit(&args.run),
     }
 }
@@ -200,7 +198,13 @@ fn run_audit(a: &RunArgs) -> anyhow::Result<()> {
         }
         None => {
             let result = merge(std::slice::from_ref(&counts))?;
-            report(&counts.plan.label, &result, &a.output, None)
+            report(
+                &counts.plan.label,
+                &result,
+                a.output.json,
+                &a.output.plot,
+                None,
+            )
         }
     }
 }
@@ -227,101 +231,4 @@ where
         label,
         shard,
     )?)
-}
-
-fn write_shard(path: &Path, counts: &ShardCounts) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let text = serde_json::to_string_pretty(counts)?;
-    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
-}
-
-fn merge_files(m: &MergeArgs) -> anyhow::Result<()> {
-    let shards = m
-        .files
-        .iter()
-        .map(|p| {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            serde_json::from_str::<ShardCounts>(&text)
-                .with_context(|| format!("{} is not a shard file", p.display()))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let result = merge(&shards)?;
-    report(
-        &shards[0].plan.label,
-        &result,
-        &m.output,
-        Some(shards.len()),
-    )
-}
-
-/// Print the certificate (text or JSON, the same for a run and a merge of its shards), write
-/// the plot, exit 3 on a certified violation.
-fn report(
-    label: &str,
-    r: &AuditResult,
-    output: &Output,
-    merged: Option<usize>,
-) -> anyhow::Result<()> {
-    let verdict = Verdict::of(r);
-    let plot = if output.plot.is_absolute() {
-        output.plot.clone()
-    } else {
-        std::env::current_dir()?.join(&output.plot)
-    };
-    let title = format!("mechanism audit: {}", verdict.label());
-    if let Err(e) = verification::plot::tradeoff(&plot, &title, r) {
-        eprintln!(
-            "warning: the plot could not be written to {}: {e}",
-            plot.display()
-        );
-    }
-    if output.json {
-        let v = json!({ "mechanism": label, "verdict": verdict, "result": r });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        let opt = |v: Option<f64>| v.map_or("-".to_string(), |t| format!("{t:.4}"));
-        println!("verdict: {}", verdict.label());
-        println!("mechanism: {label}");
-        println!(
-            "claim: {:?}; epsilon at delta = {:e}: {}",
-            r.claim.guarantee,
-            r.delta,
-            opt(r.eps_claimed)
-        );
-        println!(
-            "certified: eps >= {:.6} with confidence {} (point estimate {:.6}); tightness {}",
-            r.eps_lower,
-            r.confidence,
-            r.eps_estimate,
-            opt(r.eps_tightness)
-        );
-        if let (Some(mu), Some(reference)) = (r.mu_lower, r.mu_reference) {
-            println!(
-                "Gaussian-DP route: mu >= {mu:.6} against {reference:.6} (tightness {})",
-                opt(r.mu_tightness)
-            );
-        }
-        println!(
-            "event: {} (false positives {} of {}, false negatives {} of {}); statistic: {}",
-            r.eps_event.event,
-            r.eps_event.false_positives,
-            r.samples,
-            r.eps_event.false_negatives,
-            r.samples,
-            r.statistic
-        );
-        let from = merged.map_or(String::new(), |n| format!("; merged from {n} shards"));
-        println!(
-            "outputs per input: {} held out, {} training{from}",
-            r.samples, r.train_samples
-        );
-        println!("plot: {}", plot.display());
-    }
-    if verdict == Verdict::ViolationCertified {
-        std::process::exit(3);
-    }
-    Ok(())
 }

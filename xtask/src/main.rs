@@ -3,7 +3,8 @@
 //! - `verify`: run the verification checks, write `target/verify/report.{json,md}`.
 //! - `fixtures`: rewrite the golden fixtures under `fixtures/` (or `--check` them).
 //! - `compare`: compare another implementation's fixture outputs with ours, field by field.
-//! - `audit`: audit another implementation's mechanism from its outputs.
+//! - `audit`: audit another implementation's mechanism from its outputs (with the split given
+//!   as files: streamed, whole or as shards merged by `audit merge`).
 //! - `audit-mechanism`: audit a mechanism of the `privacy` crate (with a planted calibration
 //!   error if asked), in one process or as shards (`--shard i/n`) merged by `audit-mechanism
 //!   merge`.
@@ -20,6 +21,7 @@
 mod accountant;
 mod audit;
 mod audit_mechanism;
+mod audit_shards;
 mod bench;
 mod compare;
 mod data_dir;
@@ -69,7 +71,9 @@ enum Command {
     /// `accountant jdp-qff`: the privacy of a node sigma of Dubey's tree, or the sigma for a target.
     Accountant(accountant::Args),
     /// Audit another implementation's mechanism from its outputs under two neighbouring inputs
-    /// (files or a command), against a claimed eps/delta, mu or rho.
+    /// (files or a command), against a claimed eps/delta, mu or rho; with --train-x the
+    /// held-out files are streamed, whole or as shards (--shard i/n --out FILE) that `audit
+    /// merge FILES` sums into the same certificate.
     Audit(audit::Args),
     /// Audit the privacy crate's Laplace or Gaussian mechanism (optionally with its noise
     /// scaled by --scale-factor), whole or as shards (--shard i/n --out FILE) that

@@ -90,3 +90,117 @@ fn bad_input_is_a_clear_error() {
     let inf = temp("inf.txt", "0.1\ninf\n");
     fails_with(&["--x", &inf, "--x-prime", &inf, "--eps", "1"], "line 2");
 }
+
+/// `n` Laplace outputs of scale `b` around `shift`, at the quantiles of a low-discrepancy
+/// sequence (`frac(i * step)`), one per line: deterministic files for the mechanics below.
+fn laplace_file(name: &str, n: usize, shift: f64, b: f64, step: f64) -> String {
+    let mut text = String::from("# Laplace outputs\n");
+    for i in 0..n {
+        let u = ((i as f64 + 0.5) * step).fract() - 0.5;
+        let x = shift - b * u.signum() * (1.0 - 2.0 * u.abs()).ln();
+        text.push_str(&format!("{x:e}\n"));
+    }
+    temp(name, &text)
+}
+
+/// The streamed audit as a user runs it: three shard processes at once over the same files,
+/// merged (in any order), give the unsharded run's certificate (a Laplace mechanism with half
+/// the claim's noise: exit status 3 from both); a shard over other held-out files, and a
+/// missing shard, are refused with exit status 1.
+#[test]
+fn streamed_shards_in_three_processes_merge_to_the_unsharded_certificate() {
+    let tx = laplace_file("tx", 10_000, 0.0, 0.5, 0.618_033_988_7);
+    let txp = laplace_file("txp", 10_000, 1.0, 0.5, 0.754_877_666_2);
+    // 3 chunks of 8192 and a partial one.
+    let hx = laplace_file("hx", 30_000, 0.0, 0.5, 0.569_840_290_9);
+    let hxp = laplace_file("hxp", 30_000, 1.0, 0.5, 0.682_327_803_8);
+    let files = [&tx, &txp, &hx, &hxp];
+    let audit = |extra: &[&str]| -> Vec<String> {
+        let base = [
+            "--train-x",
+            files[0],
+            "--train-x-prime",
+            files[1],
+            "--x",
+            files[2],
+            "--x-prime",
+            files[3],
+            "--eps",
+            "1",
+        ];
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let strs = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+    let whole = run(&audit(&["--json"])
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert_eq!(
+        whole.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).expect("JSON");
+    assert_eq!(whole["result"]["samples"], 30_000);
+    assert_eq!(whole["result"]["train_samples"], 10_000);
+
+    let shards: Vec<String> = (0..3)
+        .map(|i| temp(&format!("shard{i}.json"), ""))
+        .collect();
+    let children: Vec<_> = (0..3)
+        .map(|i| {
+            let args = audit(&["--shard", &format!("{i}/3"), "--out", &shards[i]]);
+            Command::new(env!("CARGO_BIN_EXE_xtask"))
+                .current_dir(root())
+                .arg("audit")
+                .args(&args)
+                .spawn()
+                .unwrap_or_else(|e| panic!("{}: {e}", strs(&args)))
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().expect("shard runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let merged = run(&["merge", &shards[2], &shards[0], &shards[1], "--json"]);
+    assert_eq!(
+        merged.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).expect("JSON");
+    assert_eq!(merged["result"], whole["result"]);
+
+    // A shard over another x' file, and a missing shard.
+    let other = laplace_file("hxp-other", 30_000, 1.0, 0.5, 0.5);
+    let other_shard = temp("shard-other.json", "");
+    let mut args = audit(&["--shard", "1/3", "--out", &other_shard]);
+    args[7] = other;
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .current_dir(root())
+        .arg("audit")
+        .args(&args)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    fails_with(
+        &["merge", &shards[0], &other_shard, &shards[2]],
+        "another audit",
+    );
+    fails_with(&["merge", &shards[0], &shards[1]], "missing shards: 2/3");
+    // --shard without the training files, or without --out: a usage error (exit status 2).
+    let out = run(&["--x", X, "--x-prime", XP, "--eps", "1", "--shard", "0/2"]);
+    assert_eq!(out.status.code(), Some(2));
+}

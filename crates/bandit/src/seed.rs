@@ -87,10 +87,19 @@ pub fn own_stream(parent: &mut ChaCha20Rng, label: &str) -> ChaCha20Rng {
     rng
 }
 
-/// FNV-1a, 64 bits (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`): a hash stable
+/// FNV-1a, 64 bits (offset basis [`FNV1A64_OFFSET`], prime `0x100000001b3`): a hash stable
 /// across platforms and compiler versions.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a64_update(FNV1A64_OFFSET, bytes)
+}
+
+/// FNV-1a's offset basis: the state before any byte.
+pub const FNV1A64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a continued over `bytes` from `state` (a hash of data read in pieces):
+/// `fnv1a64_update(fnv1a64(a), b) == fnv1a64(a ++ b)`.
+pub fn fnv1a64_update(state: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(state, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
@@ -106,6 +115,10 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(
+            super::fnv1a64_update(fnv1a64(b"foo"), b"bar"),
+            fnv1a64(b"foobar")
+        );
     }
 
     /// The same parent state and label give the same generator; another label, or the parent

@@ -15,10 +15,11 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
+use super::counts::{HeldOutCounts, Thresholds};
 use super::statistic::{
-    DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, MeanDifferenceProjection,
+    DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, MeanDifferenceProjection, Score,
 };
-use super::{AuditConfig, AuditError, AuditResult, audit_outputs, eps_bound};
+use super::{AuditConfig, AuditError, AuditPlan, AuditResult, alpha_rate, eps_bound};
 use crate::stats::clopper_pearson_upper;
 use privacy::claim::PrivacyClaim;
 
@@ -449,71 +450,173 @@ pub fn audit_external(
     }
     let kind = x.kind();
     let mut rng = ChaCha20Rng::seed_from_u64(config.seed);
-    let result = match (x, x_prime) {
-        (Outputs::Scalar(a), Outputs::Scalar(b)) => {
-            let ((ta, ha), (tb, hb)) = (
-                shuffled_split(a, train, &mut rng),
-                shuffled_split(b, train, &mut rng),
-            );
-            match statistic.unwrap_or("histogram") {
-                "histogram" => audit_outputs(
-                    &ta,
-                    &tb,
-                    &ha,
-                    &hb,
-                    claim,
-                    &HistogramRatio { bins: 100 },
-                    config,
-                )?,
-                "identity" => {
-                    // Large values are evidence for x when x's outputs are larger on training.
-                    let sign = if mean(&ta) >= mean(&tb) { 1.0 } else { -1.0 };
-                    let s = Known::new(
-                        "the output itself (oriented on the training split)",
-                        move |o: &f64| sign * o,
-                    );
-                    audit_outputs(&ta, &tb, &ha, &hb, claim, &s, config)?
-                }
-                other => return Err(unsuitable(other, kind)),
-            }
-        }
-        (Outputs::Vector(a), Outputs::Vector(b)) => {
-            let ((ta, ha), (tb, hb)) = (
-                shuffled_split(a, train, &mut rng),
-                shuffled_split(b, train, &mut rng),
-            );
-            match statistic.unwrap_or("mean-difference") {
-                "mean-difference" => {
-                    audit_outputs(&ta, &tb, &ha, &hb, claim, &MeanDifferenceProjection, config)?
-                }
-                "fisher" => audit_outputs(&ta, &tb, &ha, &hb, claim, &FisherDiscriminant, config)?,
-                other => return Err(unsuitable(other, kind)),
-            }
-        }
-        (Outputs::Discrete(a), Outputs::Discrete(b)) => {
-            let ((ta, ha), (tb, hb)) = (
-                shuffled_split(a, train, &mut rng),
-                shuffled_split(b, train, &mut rng),
-            );
-            match statistic.unwrap_or("counts") {
-                "counts" => audit_outputs(&ta, &tb, &ha, &hb, claim, &DiscreteCounts, config)?,
-                other => return Err(unsuitable(other, kind)),
-            }
-        }
-        _ => unreachable!("kinds checked equal above"),
+    let (train_x, held_x) = x.shuffled_split(train, &mut rng);
+    let (train_xp, held_xp) = x_prime.shuffled_split(train, &mut rng);
+    let config = AuditConfig {
+        train,
+        samples: n - train,
+        ..config.clone()
     };
-    let verdict = Verdict::of(&result);
-    let alpha_rate = config.alpha / (2.0 * if config.gaussian { 2.0 } else { 1.0 });
-    let samples_for_target = result
-        .eps_claimed
-        .and_then(|c| samples_for(&result, target_tightness * c, alpha_rate));
-    Ok(ExternalAudit {
-        verdict,
-        kind,
-        outputs_per_input: n,
-        target_tightness,
-        samples_for_target,
+    config.validate()?;
+    let (plan, scorer) = fit(&train_x, &train_xp, statistic, claim, &config, "")?;
+    let mut counts = HeldOutCounts::zeros(plan.thresholds.len());
+    scorer.count(&mut counts, &plan.thresholds, &held_x, false, 0)?;
+    scorer.count(&mut counts, &plan.thresholds, &held_xp, true, 0)?;
+    let result = plan.conclude(&counts)?;
+    Ok(ExternalAudit::of(
         result,
+        kind,
+        n,
+        target_tightness,
+        &config,
+    ))
+}
+
+impl ExternalAudit {
+    /// The verdict of `result` and the held-out outputs per input `target_tightness` would
+    /// need at its event's rates; `n` outputs per input in all (training and held-out).
+    pub(super) fn of(
+        result: AuditResult,
+        kind: OutputKind,
+        n: usize,
+        target_tightness: f64,
+        config: &AuditConfig,
+    ) -> Self {
+        let verdict = Verdict::of(&result);
+        let samples_for_target = result
+            .eps_claimed
+            .and_then(|c| samples_for(&result, target_tightness * c, alpha_rate(config)));
+        Self {
+            verdict,
+            kind,
+            outputs_per_input: n,
+            target_tightness,
+            samples_for_target,
+            result,
+        }
+    }
+}
+
+/// The statistic fitted on the training outputs: a score of the outputs' kind (for vectors,
+/// with their length).
+pub(super) enum Scorer {
+    /// Scores of scalar outputs.
+    Scalar(Score<f64>),
+    /// Scores of vector outputs of this length.
+    Vector(Score<Vec<f64>>, usize),
+    /// Scores of discrete outputs.
+    Discrete(Score<String>),
+}
+
+impl Scorer {
+    /// Count the scores of `held` (held-out outputs under `x`, or `x'` when `prime`; `first` is
+    /// the index of the first one, for error messages) into `counts`.
+    ///
+    /// # Errors
+    /// Outputs of another kind (or vectors of another length) than the training ones, and a
+    /// NaN score.
+    pub(super) fn count(
+        &self,
+        counts: &mut HeldOutCounts,
+        thresholds: &Thresholds,
+        held: &Outputs,
+        prime: bool,
+        first: usize,
+    ) -> Result<(), AuditError> {
+        match (self, held) {
+            (Self::Scalar(s), Outputs::Scalar(v)) => {
+                counts.count(thresholds, v.iter().map(|o| s(o)), prime, first)
+            }
+            (Self::Vector(s, d), Outputs::Vector(v)) => {
+                if let Some(i) = v.iter().position(|o| o.len() != *d) {
+                    return Err(AuditError::InvalidConfig(format!(
+                        "held-out output {} has {} numbers, the training outputs {d}",
+                        first + i,
+                        v[i].len()
+                    )));
+                }
+                counts.count(thresholds, v.iter().map(|o| s(o)), prime, first)
+            }
+            (Self::Discrete(s), Outputs::Discrete(v)) => {
+                counts.count(thresholds, v.iter().map(|o| s(o)), prime, first)
+            }
+            (_, held) => Err(AuditError::InvalidConfig(format!(
+                "held-out outputs are {:?}, the training outputs are not",
+                held.kind()
+            ))),
+        }
+    }
+}
+
+/// Fit the named statistic (`None`: histogram, mean-difference or counts by kind) on the
+/// training outputs and choose the events: the plan (with `label`) and its score.
+///
+/// # Errors
+/// Training outputs of different kinds or numbers, an unknown or unsuitable statistic, and the
+/// errors of the fit.
+pub(super) fn fit(
+    train_x: &Outputs,
+    train_x_prime: &Outputs,
+    statistic: Option<&str>,
+    claim: &PrivacyClaim,
+    config: &AuditConfig,
+    label: &str,
+) -> Result<(AuditPlan, Scorer), AuditError> {
+    if train_x.kind() != train_x_prime.kind() || train_x.len() != train_x_prime.len() {
+        return Err(AuditError::InvalidConfig(format!(
+            "the training outputs are {} {:?} under x and {} {:?} under x' (as many of one kind \
+             under each)",
+            train_x.len(),
+            train_x.kind(),
+            train_x_prime.len(),
+            train_x_prime.kind()
+        )));
+    }
+    let kind = train_x.kind();
+    Ok(match (train_x, train_x_prime) {
+        (Outputs::Scalar(a), Outputs::Scalar(b)) => match statistic.unwrap_or("histogram") {
+            "histogram" => {
+                let s = HistogramRatio { bins: 100 };
+                let (plan, score) = AuditPlan::fit(&s, a, b, claim, config, label)?;
+                (plan, Scorer::Scalar(score))
+            }
+            "identity" => {
+                // Large values are evidence for x when x's outputs are larger on training.
+                let sign = if mean(a) >= mean(b) { 1.0 } else { -1.0 };
+                let s = Known::new(
+                    "the output itself (oriented on the training split)",
+                    move |o: &f64| sign * o,
+                );
+                let (plan, score) = AuditPlan::fit(&s, a, b, claim, config, label)?;
+                (plan, Scorer::Scalar(score))
+            }
+            other => return Err(unsuitable(other, kind)),
+        },
+        (Outputs::Vector(a), Outputs::Vector(b)) => {
+            let d = a.first().map_or(0, Vec::len);
+            if let Some(o) = b.iter().find(|o| o.len() != d) {
+                return Err(AuditError::InvalidConfig(format!(
+                    "training outputs of {d} numbers under x and of {} under x'",
+                    o.len()
+                )));
+            }
+            let (plan, score) = match statistic.unwrap_or("mean-difference") {
+                "mean-difference" => {
+                    AuditPlan::fit(&MeanDifferenceProjection, a, b, claim, config, label)?
+                }
+                "fisher" => AuditPlan::fit(&FisherDiscriminant, a, b, claim, config, label)?,
+                other => return Err(unsuitable(other, kind)),
+            };
+            (plan, Scorer::Vector(score, d))
+        }
+        (Outputs::Discrete(a), Outputs::Discrete(b)) => match statistic.unwrap_or("counts") {
+            "counts" => {
+                let (plan, score) = AuditPlan::fit(&DiscreteCounts, a, b, claim, config, label)?;
+                (plan, Scorer::Discrete(score))
+            }
+            other => return Err(unsuitable(other, kind)),
+        },
+        _ => unreachable!("kinds checked equal above"),
     })
 }
 
@@ -522,6 +625,26 @@ fn shuffled_split<T>(mut v: Vec<T>, train: usize, rng: &mut ChaCha20Rng) -> (Vec
     v.shuffle(rng);
     let held = v.split_off(train);
     (v, held)
+}
+
+impl Outputs {
+    /// Shuffle and split into the first `train` outputs and the rest.
+    fn shuffled_split(self, train: usize, rng: &mut ChaCha20Rng) -> (Self, Self) {
+        match self {
+            Self::Scalar(v) => {
+                let (a, b) = shuffled_split(v, train, rng);
+                (Self::Scalar(a), Self::Scalar(b))
+            }
+            Self::Vector(v) => {
+                let (a, b) = shuffled_split(v, train, rng);
+                (Self::Vector(a), Self::Vector(b))
+            }
+            Self::Discrete(v) => {
+                let (a, b) = shuffled_split(v, train, rng);
+                (Self::Discrete(a), Self::Discrete(b))
+            }
+        }
+    }
 }
 
 fn mean(v: &[f64]) -> f64 {

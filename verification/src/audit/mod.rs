@@ -28,6 +28,7 @@
 pub mod counts;
 pub mod exact;
 pub mod external;
+pub mod external_stream;
 pub mod porosity;
 pub mod shard;
 pub mod statistic;
