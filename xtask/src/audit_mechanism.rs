@@ -96,11 +96,17 @@ struct RunArgs {
     /// Held-out outputs per input (the certified counts).
     #[arg(long, default_value_t = 1_000_000)]
     samples: usize,
-    /// Training outputs per input (fitting the statistic, choosing the event), kept in memory
-    /// (about 55 MB per million); default: the held-out number up to 1 000 000. Keep it at least a
-    /// tenth of --samples: the event is chosen on it.
+    /// Training outputs per input (fitting the statistic, choosing the event); default: the
+    /// held-out number up to 1 000 000. Keep it at least a tenth of --samples: the event is
+    /// chosen on it.
     #[arg(long)]
     train: Option<usize>,
+    /// Training outputs per input kept in memory (about 55 MB per million). When --train is
+    /// larger, the candidate events are the first N training outputs' scores and every
+    /// training output is drawn again and counted at them, so memory does not grow with
+    /// --train (the same certificate whenever --train is at most N).
+    #[arg(long, default_value_t = 1 << 20)]
+    train_in_memory: usize,
     /// Probability of certifying a violation of a claim that holds.
     #[arg(long, default_value_t = 1e-6)]
     alpha: f64,
@@ -152,7 +158,10 @@ fn run_audit(a: &RunArgs) -> anyhow::Result<()> {
             a.samples
         );
     }
-    let config = AuditConfig::new(a.samples, a.alpha, a.seed).train(train);
+    let mut config = AuditConfig::new(a.samples, a.alpha, a.seed).train(train);
+    if train > a.train_in_memory {
+        config = config.pilot(a.train_in_memory);
+    }
     let d = a.sensitivity;
     let counts = match kind {
         Kind::Laplace => {

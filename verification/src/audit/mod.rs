@@ -205,6 +205,14 @@ pub struct AuditConfig {
     pub mu_reference: Option<f64>,
     /// Base seed.
     pub seed: u64,
+    /// Training outputs per input kept in memory, when fewer than `train`: the statistic is
+    /// fitted on the first `pilot` training outputs and the candidate events are their scores'
+    /// thresholds (at most [`MAX_CANDIDATES`], evenly spaced by rank); every one of the `train`
+    /// outputs is then drawn again, scored and counted at those candidates, and the events are
+    /// chosen on those counts (so memory does not grow with `train`). `None` (the default), or `pilot >= train`: everything in memory, the
+    /// candidates being all the training scores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot: Option<usize>,
 }
 
 impl AuditConfig {
@@ -219,7 +227,19 @@ impl AuditConfig {
             gaussian: false,
             mu_reference: None,
             seed,
+            pilot: None,
         }
+    }
+
+    /// Keep only the first `pilot` training outputs per input in memory (see the field).
+    pub fn pilot(mut self, pilot: usize) -> Self {
+        self.pilot = Some(pilot);
+        self
+    }
+
+    /// The pilot size when it is smaller than the training split (the streamed training phase).
+    fn streamed_pilot(&self) -> Option<usize> {
+        self.pilot.filter(|&p| p < self.train)
     }
 
     /// Set the number of training outputs per input.
@@ -246,6 +266,12 @@ impl AuditConfig {
             return Err(AuditError::InvalidConfig(format!(
                 "need at least 10 training and held-out outputs, got {} and {}",
                 self.train, self.samples
+            )));
+        }
+        if self.pilot.is_some_and(|p| p < 10) {
+            return Err(AuditError::InvalidConfig(format!(
+                "need at least 10 training outputs in memory (the pilot), got {}",
+                self.pilot.unwrap_or_default()
             )));
         }
         if !(self.alpha > 0.0 && self.alpha < 0.5) {
@@ -329,25 +355,63 @@ fn choose_thresholds(
 ) -> (f64, f64) {
     s0.sort_by(f64::total_cmp);
     s1.sort_by(f64::total_cmp);
-    let (m0, m1, nf) = (s0.len() as f64, s1.len() as f64, n as f64);
     let mut cands: Vec<f64> = Vec::with_capacity(s0.len() + s1.len() + 1);
     cands.push(f64::NEG_INFINITY);
     cands.extend(s0.iter().chain(s1.iter()).copied());
     cands.sort_by(f64::total_cmp);
     cands.dedup();
     let (mut i0, mut i1) = (0usize, 0usize);
-    let (mut best_eps, mut t_eps) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let (mut best_mu, mut t_mu) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for &t in &cands {
+    let (s0, s1) = (&*s0, &*s1);
+    let below = cands.iter().map(|&t| {
         while i0 < s0.len() && s0[i0] <= t {
             i0 += 1;
         }
         while i1 < s1.len() && s1[i1] <= t {
             i1 += 1;
         }
+        (t, i0 as u64, i1 as u64)
+    });
+    let m = (s0.len() as u64, s1.len() as u64);
+    choose_events(below, m, n, z, delta, gaussian)
+}
+
+/// Most candidate thresholds of the streamed training phase ([`AuditConfig::pilot`]): each
+/// chunk of training outputs is counted in a vector of this many bins per input (1 MB), and
+/// `2^16` order statistics of the pilot's scores space the candidates at most about
+/// `1.5e-5` apart in the pilot's probability.
+pub const MAX_CANDIDATES: usize = 1 << 16;
+
+/// At most `max` (>= 2) of the sorted `values`, evenly spaced by rank, the first and the last
+/// included: the order statistics `(i (len - 1)) / (max - 1)` for `i = 0..max`; all of them
+/// when there are at most `max`.
+fn thin(values: &[f64], max: usize) -> Vec<f64> {
+    if values.len() <= max {
+        return values.to_vec();
+    }
+    (0..max)
+        .map(|i| values[(i * (values.len() - 1)) / (max - 1)])
+        .collect()
+}
+
+/// Choose among candidate events `{s > t}`, each given as `(t, k0, k1)`: `k0` of the `m.0`
+/// training scores under `x` and `k1` of the `m.1` under `x'` are `<= t`. Predicts each
+/// event's held-out bounds at `n` outputs ([`predicted_upper`]) and returns the best
+/// `(eps threshold, mu threshold)` (the first best, in the candidates' order).
+fn choose_events(
+    candidates: impl IntoIterator<Item = (f64, u64, u64)>,
+    (m0, m1): (u64, u64),
+    n: usize,
+    z: f64,
+    delta: f64,
+    gaussian: bool,
+) -> (f64, f64) {
+    let (m0f, m1f, nf) = (m0 as f64, m1 as f64, n as f64);
+    let (mut best_eps, mut t_eps) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let (mut best_mu, mut t_mu) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for (t, i0, i1) in candidates {
         // E_t = {s > t}: under x, i0 outputs fall outside (false negatives).
-        let fnr_ub = predicted_upper(i0 as f64, m0, nf, z);
-        let fpr_ub = predicted_upper((s1.len() - i1) as f64, m1, nf, z);
+        let fnr_ub = predicted_upper(i0 as f64, m0f, nf, z);
+        let fpr_ub = predicted_upper((m1 - i1) as f64, m1f, nf, z);
         let e = eps_bound(fpr_ub, fnr_ub, delta);
         if e > best_eps {
             best_eps = e;
@@ -408,27 +472,80 @@ impl AuditPlan {
         let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
         no_nan(&t0)?;
         no_nan(&t1)?;
-        let (t_eps, t_mu) =
-            choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
-        // `choose_thresholds` sorted the training scores: the curve's thresholds are their
-        // percentiles under each input.
-        let mut ts: Vec<f64> = [&t0, &t1]
+        let events = choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
+        // `choose_thresholds` sorted the training scores.
+        let plan = Self::assemble(statistic.name(), &t0, &t1, events, claim, config, label)?;
+        Ok((plan, score))
+    }
+
+    /// The streamed training phase ([`AuditConfig::pilot`]): fit `statistic` on the pilot
+    /// outputs, take their scores as the candidate thresholds (at most [`MAX_CANDIDATES`] of
+    /// them, evenly spaced by rank), let `count` score and count all the training outputs at
+    /// those thresholds, and choose the events on those counts.
+    fn fit_streamed<O, S: Statistic<O>>(
+        statistic: &S,
+        pilot_x: &[O],
+        pilot_xp: &[O],
+        claim: &PrivacyClaim,
+        config: &AuditConfig,
+        label: &str,
+        count: impl FnOnce(&Score<O>, &Thresholds) -> Result<HeldOutCounts, AuditError>,
+    ) -> Result<(Self, Score<O>), AuditError> {
+        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
+        let z = -normal_quantile(alpha_rate(config));
+        let score: Score<O> = statistic.fit(pilot_x, pilot_xp)?;
+        let mut t0: Vec<f64> = pilot_x.iter().map(|o| score(o)).collect();
+        let mut t1: Vec<f64> = pilot_xp.iter().map(|o| score(o)).collect();
+        no_nan(&t0)?;
+        no_nan(&t1)?;
+        t0.sort_by(f64::total_cmp);
+        t1.sort_by(f64::total_cmp);
+        let mut pooled: Vec<f64> = t0.iter().chain(&t1).copied().collect();
+        pooled.sort_by(f64::total_cmp);
+        let candidates = Thresholds::new(thin(&pooled, MAX_CANDIDATES))?;
+        let counts = count(&score, &candidates)?;
+        let (mut k0, mut k1) = (0u64, 0u64);
+        let below = std::iter::once((f64::NEG_INFINITY, 0, 0)).chain(
+            candidates.as_slice().iter().enumerate().map(|(j, &t)| {
+                k0 += counts.bins_x[j];
+                k1 += counts.bins_x_prime[j];
+                (t, k0, k1)
+            }),
+        );
+        let m = (counts.outputs_x, counts.outputs_x_prime);
+        let events = choose_events(below, m, config.samples, z, delta, config.gaussian);
+        drop(candidates);
+        let plan = Self::assemble(statistic.name(), &t0, &t1, events, claim, config, label)?;
+        Ok((plan, score))
+    }
+
+    /// The plan of the chosen events `(eps threshold, mu threshold)`, counting also at the
+    /// percentiles of the sorted training scores `t0`, `t1` (the trade-off curve's).
+    fn assemble(
+        statistic: String,
+        t0: &[f64],
+        t1: &[f64],
+        (t_eps, t_mu): (f64, f64),
+        claim: &PrivacyClaim,
+        config: &AuditConfig,
+        label: &str,
+    ) -> Result<Self, AuditError> {
+        let mut ts: Vec<f64> = [t0, t1]
             .iter()
             .flat_map(|a| (0..=100).map(|i| a[(i * (a.len() - 1)) / 100]))
             .collect();
         ts.push(t_eps);
         let mu_threshold = config.gaussian.then_some(t_mu);
         ts.extend(mu_threshold);
-        let plan = Self {
+        Ok(Self {
             label: label.to_string(),
             claim: claim.clone(),
-            statistic: statistic.name(),
+            statistic,
             config: config.clone(),
             eps_threshold: t_eps,
             mu_threshold,
             thresholds: Thresholds::new(ts)?,
-        };
-        Ok((plan, score))
+        })
     }
 
     /// `fnv1a64:` and the FNV-1a hash of the plan's JSON (every field, the thresholds
@@ -455,6 +572,7 @@ impl AuditPlan {
             ("Gaussian-DP route", a.gaussian != b.gaussian),
             ("mu reference", a.mu_reference != b.mu_reference),
             ("seed", a.seed != b.seed),
+            ("training outputs in memory", a.pilot != b.pilot),
             (
                 "thresholds",
                 self.thresholds != other.thresholds
@@ -707,10 +825,31 @@ where
     config.validate()?;
     let mechanism = |i: &I, rng: &mut ChaCha20Rng| mechanism(i, rng).map_err(AuditError::mechanism);
     let seed = mix(config.seed);
-    let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, Ok)?;
-    let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, Ok)?;
-    let (plan, score) = AuditPlan::fit(statistic, &train_x, &train_xp, claim, config, label)?;
-    drop((train_x, train_xp));
+    let (plan, score) = match config.streamed_pilot() {
+        None => {
+            let train_x = sample_map(&mechanism, x, config.train, seed ^ 1, Ok)?;
+            let train_xp = sample_map(&mechanism, x_prime, config.train, seed ^ 2, Ok)?;
+            AuditPlan::fit(statistic, &train_x, &train_xp, claim, config, label)?
+        }
+        Some(pilot) => {
+            // The pilot is the training streams' first outputs (the same chunks' generators).
+            let pilot_x = sample_map(&mechanism, x, pilot, seed ^ 1, Ok)?;
+            let pilot_xp = sample_map(&mechanism, x_prime, pilot, seed ^ 2, Ok)?;
+            let count = |score: &Score<O>, candidates: &Thresholds| {
+                count_held_out(
+                    &mechanism,
+                    x,
+                    x_prime,
+                    config.train,
+                    (seed ^ 1, seed ^ 2),
+                    score,
+                    candidates,
+                    Shard::WHOLE,
+                )
+            };
+            AuditPlan::fit_streamed(statistic, &pilot_x, &pilot_xp, claim, config, label, count)?
+        }
+    };
     let counts = count_held_out(
         &mechanism,
         x,
@@ -913,6 +1052,84 @@ mod tests {
                 assert_eq!(total.false_positives(j), fpc, "{shards} shards, t = {t}");
             }
         }
+    }
+
+    /// The streamed training phase ([`AuditConfig::pilot`]) chooses exactly the events that
+    /// [`choose_events`] picks from the pilot's scores (the training streams' first outputs) as
+    /// candidates and *every* training output's count at them, recomputed here from the whole
+    /// training vectors of `sample_map`; with the pilot at least the training split it is the
+    /// in-memory audit.
+    #[test]
+    fn the_pilot_chooses_on_every_training_output() {
+        use privacy::{Epsilon, TrustModel};
+        let f = laplace(0.7);
+        let claim = PrivacyClaim::new(
+            "test",
+            Guarantee::PureDp {
+                epsilon: Epsilon::new(1.0).unwrap(),
+            },
+            TrustModel::Central,
+            NeighbouringRelation::WithinSensitivity,
+            "inputs 0 and 1",
+        );
+        let stat = Known::new("-o", |o: &f64| -o);
+        let (train, pilot) = (5 * CHUNK + 300, 3000);
+        let cfg = AuditConfig::new(20_000, 1e-6, 9).train(train);
+        let streamed = audit_shard(
+            &f,
+            &0.0,
+            &1.0,
+            &claim,
+            &stat,
+            &cfg.clone().pilot(pilot),
+            "",
+            Shard::WHOLE,
+        )
+        .unwrap();
+        let seed = mix(cfg.seed);
+        let all = |x: f64, s: u64| sample_map(&f, &x, train, seed ^ s, |o| Ok(-o)).unwrap();
+        let (t0, t1) = (all(0.0, 1), all(1.0, 2));
+        let mut candidates: Vec<f64> = t0[..pilot].iter().chain(&t1[..pilot]).copied().collect();
+        candidates.sort_by(f64::total_cmp);
+        let below = std::iter::once((f64::NEG_INFINITY, 0, 0)).chain(candidates.iter().map(|&t| {
+            let k = |v: &[f64]| v.iter().filter(|&&s| s <= t).count() as u64;
+            (t, k(&t0), k(&t1))
+        }));
+        let z = -normal_quantile(alpha_rate(&cfg));
+        let (t_eps, _) = choose_events(below, (train as u64, train as u64), 20_000, z, 0.0, false);
+        assert_eq!(streamed.plan.eps_threshold.to_bits(), t_eps.to_bits());
+        // The same event chosen on the pilot's own counts would differ (the test's power).
+        let pilot_only =
+            std::iter::once((f64::NEG_INFINITY, 0, 0)).chain(candidates.iter().map(|&t| {
+                let k = |v: &[f64]| v[..pilot].iter().filter(|&&s| s <= t).count() as u64;
+                (t, k(&t0), k(&t1))
+            }));
+        let (t_pilot, _) = choose_events(
+            pilot_only,
+            (pilot as u64, pilot as u64),
+            20_000,
+            z,
+            0.0,
+            false,
+        );
+        assert_ne!(t_pilot.to_bits(), t_eps.to_bits());
+        // A pilot as large as the training split: the in-memory audit.
+        let whole = |c: &AuditConfig| {
+            let s = audit_shard(&f, &0.0, &1.0, &claim, &stat, c, "", Shard::WHOLE).unwrap();
+            s.plan.conclude(&s.counts).unwrap()
+        };
+        assert_eq!(whole(&cfg.clone().pilot(train)), whole(&cfg));
+    }
+
+    #[test]
+    fn thinning_keeps_the_ends_and_spaces_the_ranks() {
+        let v: Vec<f64> = (0..1000).map(f64::from).collect();
+        assert_eq!(thin(&v, 2000), v);
+        let t = thin(&v, 4);
+        assert_eq!(t, [0.0, 333.0, 666.0, 999.0]);
+        let t = thin(&v, 100);
+        assert_eq!((t.len(), t[0], t[99]), (100, 0.0, 999.0));
+        assert!(t.windows(2).all(|w| (10.0..=11.0).contains(&(w[1] - w[0]))));
     }
 
     /// The first error in chunk order is returned, whatever the thread count.
