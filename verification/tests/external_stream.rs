@@ -10,9 +10,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rand_distr::{Distribution, Normal};
 use std::path::{Path, PathBuf};
-use verification::audit::external::{OutputKind, Outputs};
+use verification::audit::external::OutputKind;
 use verification::audit::external_stream::{
-    HeldOutFiles, audit_external_shard, audit_external_streamed, scan,
+    OutputFiles, StreamedFiles, audit_external_shard, audit_external_streamed, scan,
 };
 use verification::audit::{
     AuditConfig, DiscreteCounts, HistogramRatio, MeanDifferenceProjection, Shard, audit_outputs,
@@ -76,32 +76,64 @@ fn as_lines(v: &[Vec<f64>]) -> Vec<String> {
 const HELD: usize = 8192 * 2 + 4000;
 const TRAIN: usize = 5000;
 
+/// The four files of a streamed audit in `d` (`tx`, `txp`, `hx`, `hxp`), written from lines.
+struct Files {
+    paths: [PathBuf; 4],
+}
+
+impl Files {
+    fn new(d: &Path) -> Self {
+        Self {
+            paths: ["tx", "txp", "hx", "hxp"].map(|n| d.join(format!("{n}.txt"))),
+        }
+    }
+
+    fn write(&self, lines: [&[String]; 4]) {
+        for (p, l) in self.paths.iter().zip(lines) {
+            write(p, l);
+        }
+    }
+
+    /// Everything in memory up to `in_memory` training outputs per input.
+    fn streamed(&self, in_memory: usize) -> StreamedFiles<'_> {
+        let [tx, txp, hx, hxp] = &self.paths;
+        StreamedFiles {
+            train: OutputFiles {
+                x: tx,
+                x_prime: txp,
+            },
+            held: OutputFiles {
+                x: hx,
+                x_prime: hxp,
+            },
+            kind: None,
+            in_memory,
+        }
+    }
+}
+
 #[test]
 fn the_streamed_audit_is_the_in_memory_audit_of_the_same_split() {
     let d = dir("same");
+    let files = Files::new(&d);
     let config = AuditConfig::new(10, 1e-6, 3);
-    // Scalars, histogram statistic.
+    let run = |in_memory: usize| {
+        audit_external_streamed(&files.streamed(in_memory), &claim(1.0), None, 0.9, &config)
+            .unwrap()
+    };
+    // Scalars, histogram statistic. The files print each value with `{:e}` (shortest round
+    // trip): parsed back exactly.
     let (tx, txp) = (gaussian(TRAIN, 1, 0.0, 1), gaussian(TRAIN, 1, 1.0, 2));
     let (hx, hxp) = (gaussian(HELD, 1, 0.0, 3), gaussian(HELD, 1, 1.0, 4));
-    let (px, pxp) = (d.join("hx.txt"), d.join("hxp.txt"));
-    write(&px, &as_lines(&hx));
-    write(&pxp, &as_lines(&hxp));
-    assert_eq!(scan(&px).unwrap().outputs, HELD as u64);
-    // The files print each value with `{:e}` (shortest round trip): parsed back exactly.
+    files.write([
+        &as_lines(&tx),
+        &as_lines(&txp),
+        &as_lines(&hx),
+        &as_lines(&hxp),
+    ]);
+    assert_eq!(scan(&files.paths[2]).unwrap().outputs, HELD as u64);
     let flat = |v: &[Vec<f64>]| v.iter().map(|o| o[0]).collect::<Vec<f64>>();
-    let streamed = audit_external_streamed(
-        &Outputs::Scalar(flat(&tx)),
-        &Outputs::Scalar(flat(&txp)),
-        HeldOutFiles {
-            x: &px,
-            x_prime: &pxp,
-        },
-        &claim(1.0),
-        None,
-        0.9,
-        &config,
-    )
-    .unwrap();
+    let streamed = run(TRAIN);
     let in_memory = audit_outputs(
         &flat(&tx),
         &flat(&txp),
@@ -116,25 +148,22 @@ fn the_streamed_audit_is_the_in_memory_audit_of_the_same_split() {
     assert_eq!(streamed.kind, OutputKind::Scalar);
     assert_eq!(streamed.outputs_per_input, TRAIN + HELD);
     assert_eq!(streamed.result.samples, HELD);
+    assert_eq!(streamed.result.train_samples, TRAIN);
+    // Fewer training outputs in memory than in the files: the pilot's plan, another event
+    // choice but the same held-out outputs.
+    let piloted = run(1000);
+    assert_eq!(piloted.result.train_samples, TRAIN);
+    assert_eq!(piloted.result.samples, HELD);
 
     // Vectors, mean-difference projection.
     let (tx, txp) = (gaussian(TRAIN, 3, 0.0, 5), gaussian(TRAIN, 3, 0.4, 6));
     let (hx, hxp) = (gaussian(HELD, 3, 0.0, 7), gaussian(HELD, 3, 0.4, 8));
-    write(&px, &as_lines(&hx));
-    write(&pxp, &as_lines(&hxp));
-    let streamed = audit_external_streamed(
-        &Outputs::Vector(tx.clone()),
-        &Outputs::Vector(txp.clone()),
-        HeldOutFiles {
-            x: &px,
-            x_prime: &pxp,
-        },
-        &claim(1.0),
-        None,
-        0.9,
-        &config,
-    )
-    .unwrap();
+    files.write([
+        &as_lines(&tx),
+        &as_lines(&txp),
+        &as_lines(&hx),
+        &as_lines(&hxp),
+    ]);
     let in_memory = audit_outputs(
         &tx,
         &txp,
@@ -145,7 +174,8 @@ fn the_streamed_audit_is_the_in_memory_audit_of_the_same_split() {
         &config,
     )
     .unwrap();
-    assert_eq!(streamed.result, in_memory);
+    assert_eq!(run(TRAIN).result, in_memory);
+    assert_eq!(run(TRAIN).kind, OutputKind::Vector);
 
     // Labels, counts statistic.
     let label = |v: &[Vec<f64>]| -> Vec<String> {
@@ -161,131 +191,97 @@ fn the_streamed_audit_is_the_in_memory_audit_of_the_same_split() {
         label(&gaussian(HELD, 1, 0.0, 11)),
         label(&gaussian(HELD, 1, 1.0, 12)),
     );
-    write(&px, &hx);
-    write(&pxp, &hxp);
-    let streamed = audit_external_streamed(
-        &Outputs::Discrete(tx.clone()),
-        &Outputs::Discrete(txp.clone()),
-        HeldOutFiles {
-            x: &px,
-            x_prime: &pxp,
-        },
-        &claim(1.0),
-        None,
-        0.9,
-        &config,
-    )
-    .unwrap();
+    files.write([&tx, &txp, &hx, &hxp]);
     let in_memory =
         audit_outputs(&tx, &txp, &hx, &hxp, &claim(1.0), &DiscreteCounts, &config).unwrap();
-    assert_eq!(streamed.result, in_memory);
+    assert_eq!(run(TRAIN).result, in_memory);
     std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
 fn three_shards_merge_to_the_unsharded_certificate_and_other_files_are_refused() {
     let d = dir("shards");
+    let files = Files::new(&d);
     let config = AuditConfig::new(10, 1e-6, 3);
-    let flat = |v: Vec<Vec<f64>>| Outputs::Scalar(v.into_iter().map(|o| o[0]).collect());
-    let (tx, txp) = (
-        flat(gaussian(TRAIN, 1, 0.0, 1)),
-        flat(gaussian(TRAIN, 1, 1.0, 2)),
-    );
-    let (px, pxp, other) = (d.join("hx.txt"), d.join("hxp.txt"), d.join("other.txt"));
-    write(&px, &as_lines(&gaussian(HELD, 1, 0.0, 3)));
-    write(&pxp, &as_lines(&gaussian(HELD, 1, 1.0, 4)));
-    write(&other, &as_lines(&gaussian(HELD, 1, 1.0, 5)));
-    let held = HeldOutFiles {
-        x: &px,
-        x_prime: &pxp,
-    };
-    let shard = |i: usize, held: HeldOutFiles<'_>| {
-        audit_external_shard(
-            &tx,
-            &txp,
-            held,
-            &claim(1.0),
-            None,
-            &config,
-            Shard::new(i, 3).unwrap(),
-        )
-        .unwrap()
-    };
-    let shards: Vec<_> = (0..3).map(|i| shard(i, held)).collect();
-    // One chunk each, the last one partial.
-    let sizes: Vec<u64> = shards.iter().map(|s| s.counts.outputs_x).collect();
-    assert_eq!(sizes, [8192, 8192, 4000]);
-    let whole = audit_external_streamed(&tx, &txp, held, &claim(1.0), None, 0.9, &config).unwrap();
-    assert_eq!(merge(&shards).unwrap(), whole.result);
+    let lines = |n, shift, seed| as_lines(&gaussian(n, 1, shift, seed));
+    files.write([
+        &lines(TRAIN, 0.0, 1),
+        &lines(TRAIN, 1.0, 2),
+        &lines(HELD, 0.0, 3),
+        &lines(HELD, 1.0, 4),
+    ]);
+    let other = d.join("other.txt");
+    write(&other, &lines(HELD, 1.0, 5));
+    // The training phase both in memory and streamed (a pilot of 1000).
+    for in_memory in [TRAIN, 1000] {
+        let streamed = files.streamed(in_memory);
+        let shard = |i: usize, f: &StreamedFiles<'_>| {
+            audit_external_shard(f, &claim(1.0), None, &config, Shard::new(i, 3).unwrap()).unwrap()
+        };
+        let shards: Vec<_> = (0..3).map(|i| shard(i, &streamed)).collect();
+        // One chunk each, the last one partial.
+        let sizes: Vec<u64> = shards.iter().map(|s| s.counts.outputs_x).collect();
+        assert_eq!(sizes, [8192, 8192, 4000]);
+        let whole = audit_external_streamed(&streamed, &claim(1.0), None, 0.9, &config).unwrap();
+        assert_eq!(merge(&shards).unwrap(), whole.result);
 
-    // A shard of other held-out files has another plan (its label names their fingerprints).
-    let foreign = shard(
-        1,
-        HeldOutFiles {
-            x: &px,
-            x_prime: &other,
-        },
-    );
-    let err = merge(&[shards[0].clone(), foreign, shards[2].clone()])
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("another audit") && err.contains("label"),
-        "{err}"
-    );
+        // A shard of other held-out files has another plan (its label names their
+        // fingerprints).
+        let mut foreign = streamed;
+        foreign.held.x_prime = &other;
+        let err = merge(&[shards[0].clone(), shard(1, &foreign), shards[2].clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("another audit") && err.contains("label"),
+            "{err}"
+        );
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
-fn held_out_files_that_do_not_fit_are_refused_with_their_reason() {
+fn files_that_do_not_fit_are_refused_with_their_reason() {
     let d = dir("bad");
+    let files = Files::new(&d);
     let config = AuditConfig::new(10, 1e-6, 3);
-    let tx = Outputs::Scalar(vec![0.0; 100]);
-    let txp = Outputs::Scalar(vec![1.0; 100]);
-    let (a, b) = (d.join("a.txt"), d.join("b.txt"));
-    let run = |x: &Path, xp: &Path| {
-        audit_external_streamed(
-            &tx,
-            &txp,
-            HeldOutFiles { x, x_prime: xp },
-            &claim(1.0),
-            None,
-            0.9,
-            &config,
-        )
-        .unwrap_err()
-        .to_string()
+    let run = |f: &Files| {
+        audit_external_streamed(&f.streamed(1 << 20), &claim(1.0), None, 0.9, &config)
+            .unwrap_err()
+            .to_string()
     };
-    std::fs::write(&a, "1\n2\n".repeat(50)).unwrap();
-    std::fs::write(&b, "1\n2\n".repeat(49)).unwrap();
-    assert!(run(&a, &b).contains("unequal numbers of held-out outputs: 100"));
-    // A label among numbers, at its line.
-    std::fs::write(
-        &b,
-        format!("{}oops\n{}", "1\n".repeat(40), "2\n".repeat(59)),
-    )
-    .unwrap();
-    let err = run(&a, &b);
-    assert!(err.contains("line 41") && err.contains("oops"), "{err}");
+    let rep = |s: &str, n: usize| -> Vec<String> { vec![s.to_string(); n] };
+    let (zeros, ones) = (rep("0", 100), rep("1", 100));
+    files.write([&zeros, &ones, &zeros, &rep("1", 99)]);
+    assert!(run(&files).contains("unequal numbers of held-out outputs: 100"));
+    files.write([&zeros, &rep("1", 98), &zeros, &ones]);
+    assert!(run(&files).contains("unequal numbers of training outputs: 100"));
+    // A label among numbers, at its line in the file: output 38 (from 0) is on line 42, after
+    // the comment line and two blank ones.
+    let mut bad = rep("1", 100);
+    bad[38] = "oops".into();
+    files.write([&zeros, &ones, &zeros, &bad]);
+    let err = run(&files);
+    assert!(
+        err.contains("oops") && err.contains("hxp.txt, line 42:"),
+        "{err}"
+    );
+    // The same in a later chunk: output 9000 is on line 9000 + 2 (9000 / 3000 + 1) + 2.
+    let (zeros, ones) = (rep("0", 10_000), rep("1", 10_000));
+    let mut bad = ones.clone();
+    bad[9000] = "oops".into();
+    files.write([&zeros, &ones, &zeros, &bad]);
+    let err = run(&files);
+    assert!(err.contains("hxp.txt, line 9010:"), "{err}");
     // Vectors of another length than the training ones.
-    let tv = Outputs::Vector(vec![vec![0.0, 0.0]; 100]);
-    let tvp = Outputs::Vector(vec![vec![1.0, 1.0]; 100]);
-    std::fs::write(&a, "1, 2\n".repeat(100)).unwrap();
-    std::fs::write(&b, format!("{}1, 2, 3\n", "1, 2\n".repeat(99))).unwrap();
-    let err = audit_external_streamed(
-        &tv,
-        &tvp,
-        HeldOutFiles { x: &a, x_prime: &b },
-        &claim(1.0),
-        None,
-        0.9,
-        &config,
-    )
-    .unwrap_err()
-    .to_string();
+    let (v2, mut v3) = (rep("1, 2", 100), rep("1, 2", 100));
+    v3[99] = "1, 2, 3".into();
+    files.write([&v2, &v2, &v2, &v3]);
+    let err = run(&files);
     assert!(err.contains("3 numbers"), "{err}");
     // A missing file, named.
-    let err = run(&a, &d.join("missing.txt"));
-    assert!(err.contains("missing.txt"), "{err}");
+    std::fs::remove_file(&files.paths[3]).unwrap();
+    let err = run(&files);
+    assert!(err.contains("hxp.txt"), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -34,7 +34,7 @@ use verification::audit::external::{
     ExternalAudit, OutputKind, Outputs, StatedClaim, Verdict, audit_external, parse_outputs,
 };
 use verification::audit::external_stream::{
-    HeldOutFiles, audit_external_shard, audit_external_streamed,
+    OutputFiles, StreamedFiles, audit_external_shard, audit_external_streamed,
 };
 
 use crate::audit_shards::{merge_files, write_shard};
@@ -85,6 +85,12 @@ struct RunArgs {
     /// File of training outputs drawn under x' (with --train-x).
     #[arg(long = "train-x-prime", requires = "train_x")]
     train_x_prime: Option<PathBuf>,
+    /// With --train-x: training outputs per input kept in memory (about 30 MB per million
+    /// scalars). Beyond it, the first N are the pilot (fitting the statistic, giving the
+    /// candidate events) and the rest are streamed and counted at those candidates, so memory
+    /// does not grow with the training files (the same certificate whenever they hold at most N).
+    #[arg(long, default_value_t = 1 << 20, requires = "train_x")]
+    train_in_memory: usize,
     /// With --train-x: count only shard i of n of the held-out outputs (chunks of 8192 outputs,
     /// round-robin) and write them to --out; every shard reads the same files.
     #[arg(long, requires_all = ["train_x", "out"])]
@@ -243,11 +249,17 @@ fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Opti
     let (claim, _) = stated
         .claim()
         .map_err(|e| anyhow::anyhow!("{e} (--eps, --delta, --mu, --rho)"))?;
-    let train_x = read(tx, kind)?;
-    let train_xp = read(txp, Some(kind.unwrap_or(train_x.kind())))?;
-    let held = HeldOutFiles {
-        x: hx,
-        x_prime: hxp,
+    let files = StreamedFiles {
+        train: OutputFiles {
+            x: tx,
+            x_prime: txp,
+        },
+        held: OutputFiles {
+            x: hx,
+            x_prime: hxp,
+        },
+        kind,
+        in_memory: args.train_in_memory,
     };
     let config = stated.config(args.alpha, args.seed)?;
     let statistic = args.statistic.as_deref();
@@ -265,8 +277,7 @@ fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Opti
     match (&args.shard, &args.out) {
         (Some(shard), Some(out)) => {
             let shard: Shard = shard.parse()?;
-            let counts =
-                audit_external_shard(&train_x, &train_xp, held, &claim, statistic, &config, shard)?;
+            let counts = audit_external_shard(&files, &claim, statistic, &config, shard)?;
             warn_train(counts.plan.config.train, counts.plan.config.samples);
             write_shard(out, &counts)?;
             println!(
@@ -279,15 +290,8 @@ fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Opti
             Ok(None)
         }
         _ => {
-            let audit = audit_external_streamed(
-                &train_x,
-                &train_xp,
-                held,
-                &claim,
-                statistic,
-                args.target_tightness,
-                &config,
-            )?;
+            let audit =
+                audit_external_streamed(&files, &claim, statistic, args.target_tightness, &config)?;
             warn_train(audit.result.train_samples, audit.result.samples);
             Ok(Some(audit))
         }

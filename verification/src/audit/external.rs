@@ -10,6 +10,8 @@
 //! are refused, with their line; so is a header line (a first line that is not a number above
 //! numeric outputs). A discrete label cannot start with `#` (a comment).
 
+use std::sync::Arc;
+
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
@@ -18,6 +20,7 @@ use serde::Serialize;
 use super::counts::{HeldOutCounts, Thresholds};
 use super::statistic::{
     DiscreteCounts, FisherDiscriminant, HistogramRatio, Known, MeanDifferenceProjection, Score,
+    Statistic,
 };
 use super::{AuditConfig, AuditError, AuditPlan, AuditResult, alpha_rate, eps_bound};
 use crate::stats::clopper_pearson_upper;
@@ -131,10 +134,21 @@ pub fn parse_outputs(
     kind: Option<OutputKind>,
     source: &str,
 ) -> Result<Outputs, AuditError> {
+    parse_outputs_at(text, kind, source, 1)
+}
+
+/// [`parse_outputs`] of a text that starts at line `first_line` of `source` (the line numbers
+/// of its errors are the source's).
+pub(super) fn parse_outputs_at(
+    text: &str,
+    kind: Option<OutputKind>,
+    source: &str,
+    first_line: usize,
+) -> Result<Outputs, AuditError> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
+        .map(|(i, l)| (i + first_line, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let Some(&(_, first)) = lines.first() else {
@@ -458,7 +472,7 @@ pub fn audit_external(
         ..config.clone()
     };
     config.validate()?;
-    let (plan, scorer) = fit(&train_x, &train_xp, statistic, claim, &config, "")?;
+    let (plan, scorer) = fit(&train_x, &train_xp, statistic, claim, &config, "", None)?;
     let mut counts = HeldOutCounts::zeros(plan.thresholds.len());
     scorer.count(&mut counts, &plan.thresholds, &held_x, false, 0)?;
     scorer.count(&mut counts, &plan.thresholds, &held_xp, true, 0)?;
@@ -548,8 +562,15 @@ impl Scorer {
     }
 }
 
+/// Counts every training output at the candidate thresholds, with the statistic fitted on the
+/// pilot (the streamed training phase, [`AuditConfig::pilot`]).
+pub(super) type TrainingCount<'a> =
+    &'a dyn Fn(&Scorer, &Thresholds) -> Result<HeldOutCounts, AuditError>;
+
 /// Fit the named statistic (`None`: histogram, mean-difference or counts by kind) on the
-/// training outputs and choose the events: the plan (with `label`) and its score.
+/// training outputs and choose the events: the plan (with `label`) and its score. With
+/// `rest`, the outputs given are the pilot and `rest` counts every training output at the
+/// candidates ([`AuditPlan::fit_streamed`]).
 ///
 /// # Errors
 /// Training outputs of different kinds or numbers, an unknown or unsuitable statistic, and the
@@ -561,6 +582,7 @@ pub(super) fn fit(
     claim: &PrivacyClaim,
     config: &AuditConfig,
     label: &str,
+    rest: Option<TrainingCount<'_>>,
 ) -> Result<(AuditPlan, Scorer), AuditError> {
     if train_x.kind() != train_x_prime.kind() || train_x.len() != train_x_prime.len() {
         return Err(AuditError::InvalidConfig(format!(
@@ -573,13 +595,15 @@ pub(super) fn fit(
         )));
     }
     let kind = train_x.kind();
-    Ok(match (train_x, train_x_prime) {
+    let fit = Fit {
+        claim,
+        config,
+        label,
+        rest,
+    };
+    match (train_x, train_x_prime) {
         (Outputs::Scalar(a), Outputs::Scalar(b)) => match statistic.unwrap_or("histogram") {
-            "histogram" => {
-                let s = HistogramRatio { bins: 100 };
-                let (plan, score) = AuditPlan::fit(&s, a, b, claim, config, label)?;
-                (plan, Scorer::Scalar(score))
-            }
+            "histogram" => fit.run(&HistogramRatio { bins: 100 }, a, b, Scorer::Scalar),
             "identity" => {
                 // Large values are evidence for x when x's outputs are larger on training.
                 let sign = if mean(a) >= mean(b) { 1.0 } else { -1.0 };
@@ -587,10 +611,9 @@ pub(super) fn fit(
                     "the output itself (oriented on the training split)",
                     move |o: &f64| sign * o,
                 );
-                let (plan, score) = AuditPlan::fit(&s, a, b, claim, config, label)?;
-                (plan, Scorer::Scalar(score))
+                fit.run(&s, a, b, Scorer::Scalar)
             }
-            other => return Err(unsuitable(other, kind)),
+            other => Err(unsuitable(other, kind)),
         },
         (Outputs::Vector(a), Outputs::Vector(b)) => {
             let d = a.first().map_or(0, Vec::len);
@@ -600,24 +623,52 @@ pub(super) fn fit(
                     o.len()
                 )));
             }
-            let (plan, score) = match statistic.unwrap_or("mean-difference") {
-                "mean-difference" => {
-                    AuditPlan::fit(&MeanDifferenceProjection, a, b, claim, config, label)?
-                }
-                "fisher" => AuditPlan::fit(&FisherDiscriminant, a, b, claim, config, label)?,
-                other => return Err(unsuitable(other, kind)),
-            };
-            (plan, Scorer::Vector(score, d))
+            let wrap = |score| Scorer::Vector(score, d);
+            match statistic.unwrap_or("mean-difference") {
+                "mean-difference" => fit.run(&MeanDifferenceProjection, a, b, wrap),
+                "fisher" => fit.run(&FisherDiscriminant, a, b, wrap),
+                other => Err(unsuitable(other, kind)),
+            }
         }
         (Outputs::Discrete(a), Outputs::Discrete(b)) => match statistic.unwrap_or("counts") {
-            "counts" => {
-                let (plan, score) = AuditPlan::fit(&DiscreteCounts, a, b, claim, config, label)?;
-                (plan, Scorer::Discrete(score))
-            }
-            other => return Err(unsuitable(other, kind)),
+            "counts" => fit.run(&DiscreteCounts, a, b, Scorer::Discrete),
+            other => Err(unsuitable(other, kind)),
         },
         _ => unreachable!("kinds checked equal above"),
-    })
+    }
+}
+
+/// What [`fit`] passes to every statistic.
+struct Fit<'a> {
+    claim: &'a PrivacyClaim,
+    config: &'a AuditConfig,
+    label: &'a str,
+    rest: Option<TrainingCount<'a>>,
+}
+
+impl Fit<'_> {
+    /// Fit `statistic` on `a`, `b` (the pilot when `rest` counts the rest) and wrap its score.
+    fn run<O, S: Statistic<O>>(
+        &self,
+        statistic: &S,
+        a: &[O],
+        b: &[O],
+        wrap: impl Fn(Score<O>) -> Scorer,
+    ) -> Result<(AuditPlan, Scorer), AuditError> {
+        let (plan, score) = match self.rest {
+            None => AuditPlan::fit(statistic, a, b, self.claim, self.config, self.label)?,
+            Some(count) => AuditPlan::fit_streamed(
+                statistic,
+                a,
+                b,
+                self.claim,
+                self.config,
+                self.label,
+                |score, candidates| count(&wrap(Arc::clone(score)), candidates),
+            )?,
+        };
+        Ok((plan, wrap(score)))
+    }
 }
 
 /// Shuffle `v` and split it into its first `train` outputs and the rest.
