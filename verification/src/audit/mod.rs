@@ -428,6 +428,27 @@ fn choose_events(
     (t_eps, t_mu)
 }
 
+/// The delta at which the events are chosen and the normal quantile of their predicted bounds.
+fn event_level(claim: &PrivacyClaim, config: &AuditConfig) -> (f64, f64) {
+    let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
+    (delta, -normal_quantile(alpha_rate(config)))
+}
+
+/// Fit `statistic` on `a` (under `x`) and `b` (under `x'`): the score and both samples' scores
+/// (refused when one is NaN).
+fn fitted_scores<O, S: Statistic<O>>(
+    statistic: &S,
+    a: &[O],
+    b: &[O],
+) -> Result<(Score<O>, Vec<f64>, Vec<f64>), AuditError> {
+    let score: Score<O> = statistic.fit(a, b)?;
+    let t0: Vec<f64> = a.iter().map(|o| score(o)).collect();
+    let t1: Vec<f64> = b.iter().map(|o| score(o)).collect();
+    no_nan(&t0)?;
+    no_nan(&t1)?;
+    Ok((score, t0, t1))
+}
+
 /// What the training split decides, and all an audit's certificate needs besides the held-out
 /// counts: the audited function's label (free text naming the mechanism and its parameters, so
 /// that shards of different mechanisms cannot be merged), the claim, the statistic's name, the
@@ -465,13 +486,8 @@ impl AuditPlan {
         config: &AuditConfig,
         label: &str,
     ) -> Result<(Self, Score<O>), AuditError> {
-        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
-        let z = -normal_quantile(alpha_rate(config));
-        let score: Score<O> = statistic.fit(train_x, train_xp)?;
-        let mut t0: Vec<f64> = train_x.iter().map(|o| score(o)).collect();
-        let mut t1: Vec<f64> = train_xp.iter().map(|o| score(o)).collect();
-        no_nan(&t0)?;
-        no_nan(&t1)?;
+        let (delta, z) = event_level(claim, config);
+        let (score, mut t0, mut t1) = fitted_scores(statistic, train_x, train_xp)?;
         let events = choose_thresholds(&mut t0, &mut t1, config.samples, z, delta, config.gaussian);
         // `choose_thresholds` sorted the training scores.
         let plan = Self::assemble(statistic.name(), &t0, &t1, events, claim, config, label)?;
@@ -491,13 +507,8 @@ impl AuditPlan {
         label: &str,
         count: impl FnOnce(&Score<O>, &Thresholds) -> Result<HeldOutCounts, AuditError>,
     ) -> Result<(Self, Score<O>), AuditError> {
-        let delta = config.delta.or_else(|| claim.stated_delta()).unwrap_or(0.0);
-        let z = -normal_quantile(alpha_rate(config));
-        let score: Score<O> = statistic.fit(pilot_x, pilot_xp)?;
-        let mut t0: Vec<f64> = pilot_x.iter().map(|o| score(o)).collect();
-        let mut t1: Vec<f64> = pilot_xp.iter().map(|o| score(o)).collect();
-        no_nan(&t0)?;
-        no_nan(&t1)?;
+        let (delta, z) = event_level(claim, config);
+        let (score, mut t0, mut t1) = fitted_scores(statistic, pilot_x, pilot_xp)?;
         t0.sort_by(f64::total_cmp);
         t1.sort_by(f64::total_cmp);
         let mut pooled: Vec<f64> = t0.iter().chain(&t1).copied().collect();
