@@ -33,8 +33,9 @@
 //! measured count). With privacy noise `b`'s estimate is not 0: the tree's noise matrix has
 //! off-diagonal entries, so it couples `b` to the points played, besides the noise on the
 //! vector, both divided by about the PSD shift; at `alpha = 10^4` this is small, at
-//! `alpha = 100` greedy locked far less often (measured; the cause is not isolated:
-//! docs/jdp-qff.md). GP-UCB's width at an unplayed `b` stays at about
+//! `alpha = 100` greedy locked far less often, and removing only the noise from the releases
+//! restores the locks (the test `at_alpha_100_the_privacy_noise_unlocks_greedy_play` in
+//! `super::scaling`; docs/jdp-qff.md). GP-UCB's width at an unplayed `b` stays at about
 //! `beta^{1/2} / sqrt(lambda + lambda_min)`, so it plays `b`.
 
 use std::f64::consts::FRAC_PI_2;

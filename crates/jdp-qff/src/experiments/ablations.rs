@@ -19,7 +19,7 @@ use crate::statistics::PrivatizedStatistics;
 /// the diagonal, split into `(Sigma~_{t+1}, u~_{t+1})` exactly as the privatizer splits its
 /// noisy prefix ([`crate::JdpPrivatizer`]).
 #[derive(Debug)]
-pub(super) struct NoiseFree<F> {
+pub struct NoiseFree<F> {
     features: Arc<F>,
     reward_bound: f64,
     shift: f64,
@@ -29,7 +29,7 @@ pub(super) struct NoiseFree<F> {
 
 impl<F: FeatureMap> NoiseFree<F> {
     /// Releases for `features`, rewards clipped to `reward_bound`, shifted by `shift`.
-    pub(super) fn new(features: Arc<F>, reward_bound: f64, shift: f64) -> Self {
+    pub fn new(features: Arc<F>, reward_bound: f64, shift: f64) -> Self {
         let m = features.dim();
         Self {
             features,

@@ -70,6 +70,7 @@ mod problems;
 mod runs;
 mod summary;
 
+pub use ablations::NoiseFree;
 pub use noise_streams::NoiseStreams;
 pub use panels::{ABLATION_WIDTH_SCALE, PAPER_TABLE1, Panel, Setting, claims, panels};
 pub use problems::{
