@@ -434,13 +434,16 @@ fn event_level(claim: &PrivacyClaim, config: &AuditConfig) -> (f64, f64) {
     (delta, -normal_quantile(alpha_rate(config)))
 }
 
+/// A fitted score and the scores of the two samples it was fitted on.
+type Fitted<O> = (Score<O>, Vec<f64>, Vec<f64>);
+
 /// Fit `statistic` on `a` (under `x`) and `b` (under `x'`): the score and both samples' scores
 /// (refused when one is NaN).
 fn fitted_scores<O, S: Statistic<O>>(
     statistic: &S,
     a: &[O],
     b: &[O],
-) -> Result<(Score<O>, Vec<f64>, Vec<f64>), AuditError> {
+) -> Result<Fitted<O>, AuditError> {
     let score: Score<O> = statistic.fit(a, b)?;
     let t0: Vec<f64> = a.iter().map(|o| score(o)).collect();
     let t1: Vec<f64> = b.iter().map(|o| score(o)).collect();
