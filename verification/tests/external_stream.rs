@@ -251,34 +251,51 @@ fn files_that_do_not_fit_are_refused_with_their_reason() {
             .to_string()
     };
     let rep = |s: &str, n: usize| -> Vec<String> { vec![s.to_string(); n] };
-    let (zeros, ones) = (rep("0", 100), rep("1", 100));
-    files.write([&zeros, &ones, &zeros, &rep("1", 99)]);
+    // Training outputs 0 and 1, held-out ones 2 and 3 (no held-out file repeats a training one).
+    let (t0, t1, h0, h1) = (rep("0", 100), rep("1", 100), rep("2", 100), rep("3", 100));
+    files.write([&t0, &t1, &h0, &rep("3", 99)]);
     assert!(run(&files).contains("unequal numbers of held-out outputs: 100"));
-    files.write([&zeros, &rep("1", 98), &zeros, &ones]);
+    files.write([&t0, &rep("1", 98), &h0, &h1]);
     assert!(run(&files).contains("unequal numbers of training outputs: 100"));
     // A label among numbers, at its line in the file: output 38 (from 0) is on line 42, after
     // the comment line and two blank ones.
-    let mut bad = rep("1", 100);
+    let mut bad = h1.clone();
     bad[38] = "oops".into();
-    files.write([&zeros, &ones, &zeros, &bad]);
+    files.write([&t0, &t1, &h0, &bad]);
     let err = run(&files);
     assert!(
         err.contains("oops") && err.contains("hxp.txt, line 42:"),
         "{err}"
     );
     // The same in a later chunk: output 9000 is on line 9000 + 2 (9000 / 3000 + 1) + 2.
-    let (zeros, ones) = (rep("0", 10_000), rep("1", 10_000));
-    let mut bad = ones.clone();
+    let (t0, t1, h0) = (rep("0", 10_000), rep("1", 10_000), rep("2", 10_000));
+    let mut bad = rep("3", 10_000);
     bad[9000] = "oops".into();
-    files.write([&zeros, &ones, &zeros, &bad]);
+    files.write([&t0, &t1, &h0, &bad]);
     let err = run(&files);
     assert!(err.contains("hxp.txt, line 9010:"), "{err}");
-    // Vectors of another length than the training ones.
-    let (v2, mut v3) = (rep("1, 2", 100), rep("1, 2", 100));
-    v3[99] = "1, 2, 3".into();
-    files.write([&v2, &v2, &v2, &v3]);
+    // A held-out file of vectors of another length than the training ones (consistent within
+    // itself, so only the check against the training length refuses it).
+    let (v2, w2, u2, v3) = (
+        rep("1, 2", 100),
+        rep("3, 4", 100),
+        rep("5, 6", 100),
+        rep("1, 2, 3", 100),
+    );
+    files.write([&v2, &w2, &u2, &v3]);
     let err = run(&files);
-    assert!(err.contains("3 numbers"), "{err}");
+    assert!(
+        err.contains("hxp.txt, output 1 (counting from 1") && err.contains("3 numbers"),
+        "{err}"
+    );
+    // A held-out file with a training file's bytes.
+    let (t0, t1, h0) = (rep("0", 100), rep("1", 100), rep("2", 100));
+    files.write([&t0, &t1, &h0, &t1]);
+    let err = run(&files);
+    assert!(
+        err.contains("hxp.txt has the bytes of the training file") && err.contains("txp.txt"),
+        "{err}"
+    );
     // A missing file, named.
     std::fs::remove_file(&files.paths[3]).unwrap();
     let err = run(&files);

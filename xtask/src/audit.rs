@@ -37,7 +37,7 @@ use verification::audit::external_stream::{
     OutputFiles, StreamedFiles, audit_external_shard, audit_external_streamed,
 };
 
-use crate::audit_shards::{merge_files, write_shard};
+use crate::audit_shards::{ReportOptions, merge_files, warn_if_training_small, write_shard};
 
 /// Options of `audit`.
 #[derive(clap::Args)]
@@ -67,6 +67,9 @@ struct MergeArgs {
     /// Where to write the trade-off plot.
     #[arg(long, default_value = "target/audit/tradeoff.svg")]
     plot: PathBuf,
+    /// Tightness for which to report the held-out outputs needed.
+    #[arg(long, default_value_t = 0.9)]
+    target_tightness: f64,
 }
 
 /// Options of an audit run.
@@ -89,11 +92,11 @@ struct RunArgs {
     /// scalars). Beyond it, the first N are the pilot (fitting the statistic, giving the
     /// candidate events) and the rest are streamed and counted at those candidates, so memory
     /// does not grow with the training files (the same certificate whenever they hold at most N).
-    #[arg(long, default_value_t = 1 << 20, requires = "train_x")]
+    #[arg(long, default_value_t = 1 << 20, requires = "train_x", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(10..))]
     train_in_memory: usize,
     /// With --train-x: count only shard i of n of the held-out outputs (chunks of 8192 outputs,
     /// round-robin) and write them to --out; every shard reads the same files.
-    #[arg(long, requires_all = ["train_x", "out"])]
+    #[arg(long, requires_all = ["train_x", "out"], conflicts_with_all = ["json", "plot", "target_tightness"])]
     shard: Option<String>,
     /// With --shard: the file of the shard's counts (JSON), for `merge`.
     #[arg(long, requires = "shard")]
@@ -145,8 +148,8 @@ struct RunArgs {
     /// Tightness for which to report the held-out outputs needed.
     #[arg(long, default_value_t = 0.9)]
     target_tightness: f64,
-    /// Seed of the split.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the split (the in-memory route's shuffle; the streamed route draws nothing).
+    #[arg(long, default_value_t = 1, conflicts_with = "train_x")]
     seed: u64,
     /// Where to write the trade-off plot.
     #[arg(long, default_value = "target/audit/tradeoff.svg")]
@@ -233,7 +236,14 @@ fn read(path: &PathBuf, kind: Option<OutputKind>) -> anyhow::Result<Outputs> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.merge {
-        Some(Sub::Merge(m)) => merge_files(&m.files, m.json, &m.plot),
+        Some(Sub::Merge(m)) => merge_files(
+            &m.files,
+            &ReportOptions {
+                json: m.json,
+                plot: &m.plot,
+                target_tightness: m.target_tightness,
+            },
+        ),
         None => run_audit(&args.run),
     }
 }
@@ -261,24 +271,15 @@ fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Opti
         kind,
         in_memory: args.train_in_memory,
     };
-    let config = stated.config(args.alpha, args.seed)?;
+    // Nothing is drawn or shuffled: the plan records seed 0 (--seed conflicts with
+    // --train-x), so shards cannot differ in it.
+    let config = stated.config(args.alpha, 0)?;
     let statistic = args.statistic.as_deref();
-    let warn_train = |train: usize, held: usize| {
-        if held > 10 * train {
-            // As for audit-mechanism: the events are chosen on the training rates with the
-            // held-out size's widths, and the training rates' own error is not counted.
-            eprintln!(
-                "warning: the events are chosen on {train} training outputs per input, fewer \
-                 than a tenth of the {held} held out: a tail event can be chosen on training \
-                 noise and certify little (docs/verification.md)"
-            );
-        }
-    };
     match (&args.shard, &args.out) {
         (Some(shard), Some(out)) => {
             let shard: Shard = shard.parse()?;
             let counts = audit_external_shard(&files, &claim, statistic, &config, shard)?;
-            warn_train(counts.plan.config.train, counts.plan.config.samples);
+            warn_if_training_small(counts.plan.config.train, counts.plan.config.samples);
             write_shard(out, &counts)?;
             println!(
                 "shard {shard}: {} held-out outputs per input of {}, written to {} (fingerprint {})",
@@ -292,7 +293,7 @@ fn run_streamed(args: &RunArgs, kind: Option<OutputKind>) -> anyhow::Result<Opti
         _ => {
             let audit =
                 audit_external_streamed(&files, &claim, statistic, args.target_tightness, &config)?;
-            warn_train(audit.result.train_samples, audit.result.samples);
+            warn_if_training_small(audit.result.train_samples, audit.result.samples);
             Ok(Some(audit))
         }
     }

@@ -26,7 +26,9 @@ use privacy::mechanisms::{GaussianMechanism, LaplaceMechanism};
 use privacy::{Mechanism, PrivacyClaim};
 use verification::audit::{AuditConfig, Known, Shard, ShardCounts, audit_shard, merge};
 
-use crate::audit_shards::{merge_files, report, write_shard};
+use crate::audit_shards::{
+    ReportOptions, merge_files, report, warn_if_training_small, write_shard,
+};
 
 /// Options of `audit-mechanism`.
 #[derive(clap::Args)]
@@ -54,6 +56,19 @@ struct Output {
     /// Where to write the trade-off plot.
     #[arg(long, default_value = "target/audit/mechanism-tradeoff.svg")]
     plot: PathBuf,
+    /// Tightness for which to report the held-out outputs needed.
+    #[arg(long, default_value_t = 0.9)]
+    target_tightness: f64,
+}
+
+impl Output {
+    fn options(&self) -> ReportOptions<'_> {
+        ReportOptions {
+            json: self.json,
+            plot: &self.plot,
+            target_tightness: self.target_tightness,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -105,7 +120,7 @@ struct RunArgs {
     /// larger, the candidate events are the first N training outputs' scores and every
     /// training output is drawn again and counted at them, so memory does not grow with
     /// --train (the same certificate whenever --train is at most N).
-    #[arg(long, default_value_t = 1 << 20)]
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(10..))]
     train_in_memory: usize,
     /// Probability of certifying a violation of a claim that holds.
     #[arg(long, default_value_t = 1e-6)]
@@ -125,7 +140,7 @@ struct RunArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.merge {
-        Some(Sub::Merge(m)) => merge_files(&m.files, m.output.json, &m.output.plot),
+        Some(Sub::Merge(m)) => merge_files(&m.files, &m.output.options()),
         None => run_audit(&args.run),
     }
 }
@@ -148,16 +163,7 @@ fn run_audit(a: &RunArgs) -> anyhow::Result<()> {
         None => Shard::WHOLE,
     };
     let train = a.train.unwrap_or(a.samples.min(1_000_000));
-    if a.samples > 10 * train {
-        // The events are chosen on the training rates with the held-out size's widths; the
-        // training rates' own error is not counted, and in the tails it wins (docs).
-        eprintln!(
-            "warning: the events are chosen on {train} training outputs per input, fewer than a \
-             tenth of the {} held out: a tail event can be chosen on training noise and certify \
-             little; give --train of at least a tenth of --samples (docs/verification.md)",
-            a.samples
-        );
-    }
+    warn_if_training_small(train, a.samples);
     let mut config = AuditConfig::new(a.samples, a.alpha, a.seed).train(train);
     if train > a.train_in_memory {
         config = config.pilot(a.train_in_memory);
@@ -210,8 +216,8 @@ fn run_audit(a: &RunArgs) -> anyhow::Result<()> {
             report(
                 &counts.plan.label,
                 &result,
-                a.output.json,
-                &a.output.plot,
+                &counts.plan.config,
+                &a.output.options(),
                 None,
             )
         }

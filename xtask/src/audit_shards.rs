@@ -5,8 +5,32 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde_json::json;
-use verification::audit::external::Verdict;
-use verification::audit::{AuditResult, ShardCounts, merge};
+use verification::audit::external::{Verdict, samples_for_tightness};
+use verification::audit::{AuditConfig, AuditResult, ShardCounts, merge};
+
+/// How to print a certificate.
+pub struct ReportOptions<'a> {
+    /// JSON instead of text.
+    pub json: bool,
+    /// Where to write the trade-off plot.
+    pub plot: &'a Path,
+    /// The tightness whose held-out sample size is reported.
+    pub target_tightness: f64,
+}
+
+/// Warn when the training split is less than a tenth of the held-out one: the events are
+/// chosen on the training rates with the held-out size's widths, and the training rates' own
+/// error is not counted (docs/verification.md).
+pub fn warn_if_training_small(train: usize, held: usize) {
+    if held > 10 * train {
+        eprintln!(
+            "warning: the events are chosen on {train} training outputs per input, fewer than a \
+             tenth of the {held} held out: a tail event can be chosen on training noise and \
+             certify little; give at least a tenth as many training outputs \
+             (docs/verification.md)"
+        );
+    }
+}
 
 /// Write a shard's counts (JSON) to `path`, creating its folder.
 pub fn write_shard(path: &Path, counts: &ShardCounts) -> anyhow::Result<()> {
@@ -19,7 +43,7 @@ pub fn write_shard(path: &Path, counts: &ShardCounts) -> anyhow::Result<()> {
 
 /// Read the shard files, merge them (every shard of one audit, once) and report the
 /// certificate.
-pub fn merge_files(files: &[PathBuf], json: bool, plot: &Path) -> anyhow::Result<()> {
+pub fn merge_files(files: &[PathBuf], options: &ReportOptions<'_>) -> anyhow::Result<()> {
     let shards = files
         .iter()
         .map(|p| {
@@ -30,11 +54,12 @@ pub fn merge_files(files: &[PathBuf], json: bool, plot: &Path) -> anyhow::Result
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let result = merge(&shards)?;
+    let plan = &shards[0].plan;
     report(
-        &shards[0].plan.label,
+        &plan.label,
         &result,
-        json,
-        plot,
+        &plan.config,
+        options,
         Some(shards.len()),
     )
 }
@@ -44,16 +69,18 @@ pub fn merge_files(files: &[PathBuf], json: bool, plot: &Path) -> anyhow::Result
 pub fn report(
     label: &str,
     r: &AuditResult,
-    json: bool,
-    plot: &Path,
+    config: &AuditConfig,
+    options: &ReportOptions<'_>,
     merged: Option<usize>,
 ) -> anyhow::Result<()> {
     let verdict = Verdict::of(r);
-    let plot = if plot.is_absolute() {
-        plot.to_path_buf()
+    let plot = if options.plot.is_absolute() {
+        options.plot.to_path_buf()
     } else {
-        std::env::current_dir()?.join(plot)
+        std::env::current_dir()?.join(options.plot)
     };
+    let target = options.target_tightness;
+    let samples_for_target = samples_for_tightness(r, target, config);
     let title = format!("audit: {}", verdict.label());
     if let Err(e) = verification::plot::tradeoff(&plot, &title, r) {
         eprintln!(
@@ -61,8 +88,14 @@ pub fn report(
             plot.display()
         );
     }
-    if json {
-        let v = json!({ "mechanism": label, "verdict": verdict, "result": r });
+    if options.json {
+        let v = json!({
+            "mechanism": label,
+            "verdict": verdict,
+            "target_tightness": target,
+            "samples_for_target": samples_for_target,
+            "result": r,
+        });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         let opt = |v: Option<f64>| v.map_or("-".to_string(), |t| format!("{t:.4}"));
@@ -96,6 +129,15 @@ pub fn report(
             r.samples,
             r.statistic
         );
+        match samples_for_target {
+            Some(n) => println!(
+                "held-out outputs per input for tightness {target}: about {n} (at this event's rates)"
+            ),
+            None => println!(
+                "tightness {target} is not reachable at this event (its point estimate is {:.6})",
+                r.eps_estimate
+            ),
+        }
         let from = merged.map_or(String::new(), |n| format!("; merged from {n} shards"));
         println!(
             "outputs per input: {} held out, {} training{from}",

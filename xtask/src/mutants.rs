@@ -251,7 +251,9 @@ pub struct Args {
     /// Test only the mutants on lines changed since this git revision (`git diff REV` of the
     /// group's files, the working tree against REV; `cargo mutants --in-diff`): the re-measure
     /// after a change when the last whole-scope run was at REV. The summary labels such a
-    /// group and does not judge the list's entries outside the changed lines.
+    /// group and does not judge the list's entries outside the changed lines. A group file
+    /// that git does not track yet is not in the diff: add it first. `--retest-missed` and
+    /// `--iterate` after such a run keep its patch.
     #[arg(long, value_name = "REV", conflicts_with_all = ["iterate", "shard", "retest_missed", "list"])]
     in_diff: Option<String>,
 }
@@ -297,12 +299,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     std::fs::write(&diff_marker, rev)?;
                     Some(patch)
                 }
-                // A retest of an `--in-diff` run keeps its listing: the changed lines' mutants.
-                None if args.retest_missed && diff_marker.exists() => {
+                // A retest or an iteration of an `--in-diff` run keeps its listing: the changed
+                // lines' mutants (without the patch, `--iterate` would test the whole group
+                // under the diff's label).
+                None if (args.retest_missed || args.iterate) && diff_marker.exists() => {
                     Some(out.join(g.name).join(IN_DIFF_PATCH))
                 }
                 None => {
-                    if diff_marker.exists() && !args.iterate {
+                    if diff_marker.exists() {
                         std::fs::remove_file(&diff_marker)?;
                     }
                     None

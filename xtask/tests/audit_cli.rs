@@ -200,7 +200,22 @@ fn streamed_shards_in_three_processes_merge_to_the_unsharded_certificate() {
         "another audit",
     );
     fails_with(&["merge", &shards[0], &shards[1]], "missing shards: 2/3");
-    // --shard without the training files, or without --out: a usage error (exit status 2).
+    // The merge's text names the held-out size for the target tightness.
+    let text = run(&["merge", &shards[0], &shards[1], &shards[2]]);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.contains("merged from 3 shards"), "{stdout}");
+    assert!(
+        stdout.contains("held-out outputs per input for tightness 0.9")
+            || stdout.contains("tightness 0.9 is not reachable"),
+        "{stdout}"
+    );
+    // Usage errors (exit status 2): --shard without the training files, a pilot under 10
+    // outputs, --seed on the streamed route (nothing is drawn).
     let out = run(&["--x", X, "--x-prime", XP, "--eps", "1", "--shard", "0/2"]);
     assert_eq!(out.status.code(), Some(2));
+    for extra in [["--train-in-memory", "5"], ["--seed", "3"]] {
+        let args = audit(&extra);
+        let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+    }
 }

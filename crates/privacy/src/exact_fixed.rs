@@ -183,7 +183,7 @@ pub fn bernoulli_ratio<R: Rng + ?Sized>(a: u64, b: u64, rng: &mut R) -> bool {
 
 /// A uniform integer in `[0, n)`, `n >= 1`, exactly: Lemire's multiply-and-reject (the high
 /// half of `r n` for a uniform word `r`, rejecting the `2^w mod n` low halves that would make
-/// some values more likely than others), on a 32-bit word when `n <= 2^32` and a 64-bit one
+/// some values more likely than others), on a 32-bit word when `n < 2^32` and a 64-bit one
 /// otherwise.
 fn uniform_below<R: Rng + ?Sized>(n: u64, bits: &mut Bits<'_, R>) -> u64 {
     debug_assert!(n >= 1);

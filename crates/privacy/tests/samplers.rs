@@ -427,13 +427,13 @@ fn pearson(a: &[f64], b: &[f64]) -> f64 {
 /// A design property of the hardened Gaussian batch that paired experiments depend on (not a
 /// privacy property: each law is exact at every scale): two batches drawn from the same seed at
 /// two scales are comonotone, entry by entry, when both scales are above `2^32` grid units, and
-/// unrelated when they are not. The draw's uniform offset `j` below `ceil(sigma)`
-/// (`exact_fixed::DiscreteGaussian`, Karney's step D3) then takes a 64-bit word whose
-/// rejection probability is below `ceil(sigma) / 2^64` (about `1e-9` here), so both scales
-/// read the same words for the same quantile; below `2^32` units it takes a 32-bit word with
-/// Lemire's rejection, whose probability `(2^32 mod ceil(sigma)) / 2^32` depends on the scale
-/// (0.06 to 0.31 at the scales below), and the two batches fall out of step within a few
-/// entries. The scales and grid are jdp-qff's Figure 1 and 2 settings (`2^-27`, the grid of
+/// (at these scales) unrelated when they are not. The draw's uniform offset `j` below
+/// `ceil(sigma)` (`exact_fixed::DiscreteGaussian`, Karney's step D3) then takes a 64-bit word
+/// whose rejection probability is below `ceil(sigma) / 2^64` (about `1e-9` here), so both
+/// scales read the same words for the same quantile; below `2^32` units it takes a 32-bit word
+/// with Lemire's rejection, whose probability `(2^32 mod ceil(sigma)) / 2^32` depends on the
+/// scale (0.06 to 0.31 at the scales below, so the batches part within a few entries; a
+/// `ceil(sigma)` dividing `2^32` would never reject and stay in step). The scales and grid are jdp-qff's Figure 1 and 2 settings (`2^-27`, the grid of
 /// its 77 421 packed coordinates): `sigma` 42.34 and 203.47 (5.7e9 and 2.7e10 units) couple,
 /// 22.12 and 29.94 (3.0e9 and 4.0e9 units) do not, which is what the reproduction's curves
 /// showed (`docs/jdp-qff.md`, "The hardened sampler in the reproduction"). The textbook batch

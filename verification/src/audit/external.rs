@@ -474,8 +474,20 @@ pub fn audit_external(
     config.validate()?;
     let (plan, scorer) = fit(&train_x, &train_xp, statistic, claim, &config, "", None)?;
     let mut counts = HeldOutCounts::zeros(plan.thresholds.len());
-    scorer.count(&mut counts, &plan.thresholds, &held_x, false, 0)?;
-    scorer.count(&mut counts, &plan.thresholds, &held_xp, true, 0)?;
+    scorer.count(
+        &mut counts,
+        &plan.thresholds,
+        &held_x,
+        false,
+        ("held-out x", 0),
+    )?;
+    scorer.count(
+        &mut counts,
+        &plan.thresholds,
+        &held_xp,
+        true,
+        ("held-out x'", 0),
+    )?;
     let result = plan.conclude(&counts)?;
     Ok(ExternalAudit::of(
         result,
@@ -497,9 +509,7 @@ impl ExternalAudit {
         config: &AuditConfig,
     ) -> Self {
         let verdict = Verdict::of(&result);
-        let samples_for_target = result
-            .eps_claimed
-            .and_then(|c| samples_for(&result, target_tightness * c, alpha_rate(config)));
+        let samples_for_target = samples_for_tightness(&result, target_tightness, config);
         Self {
             verdict,
             kind,
@@ -509,6 +519,20 @@ impl ExternalAudit {
             result,
         }
     }
+}
+
+/// The held-out outputs per input that would certify `eps_lower >= target_tightness *
+/// eps_claimed` at `result`'s event and rates (Clopper-Pearson at `config`'s level); `None`
+/// when the claim states no epsilon, or the target is beyond the event's point estimate (or
+/// beyond 10^10 outputs).
+pub fn samples_for_tightness(
+    result: &AuditResult,
+    target_tightness: f64,
+    config: &AuditConfig,
+) -> Option<u64> {
+    result
+        .eps_claimed
+        .and_then(|c| samples_for(result, target_tightness * c, alpha_rate(config)))
 }
 
 /// The statistic fitted on the training outputs: a score of the outputs' kind (for vectors,
@@ -523,8 +547,8 @@ pub(super) enum Scorer {
 }
 
 impl Scorer {
-    /// Count the scores of `held` (held-out outputs under `x`, or `x'` when `prime`; `first` is
-    /// the index of the first one, for error messages) into `counts`.
+    /// Count the scores of `held` (outputs under `x`, or `x'` when `prime`, from `source`;
+    /// `first` is the index of the first one there, for error messages) into `counts`.
     ///
     /// # Errors
     /// Outputs of another kind (or vectors of another length) than the training ones, and a
@@ -535,7 +559,7 @@ impl Scorer {
         thresholds: &Thresholds,
         held: &Outputs,
         prime: bool,
-        first: usize,
+        (source, first): (&str, usize),
     ) -> Result<(), AuditError> {
         match (self, held) {
             (Self::Scalar(s), Outputs::Scalar(v)) => {
@@ -544,8 +568,9 @@ impl Scorer {
             (Self::Vector(s, d), Outputs::Vector(v)) => {
                 if let Some(i) = v.iter().position(|o| o.len() != *d) {
                     return Err(AuditError::InvalidConfig(format!(
-                        "held-out output {} has {} numbers, the training outputs {d}",
-                        first + i,
+                        "{source}, output {} (counting from 1, blank and # lines not counted): {} \
+                         numbers, the training outputs {d}",
+                        first + i + 1,
                         v[i].len()
                     )));
                 }
@@ -555,7 +580,7 @@ impl Scorer {
                 counts.count(thresholds, v.iter().map(|o| s(o)), prime, first)
             }
             (_, held) => Err(AuditError::InvalidConfig(format!(
-                "held-out outputs are {:?}, the training outputs are not",
+                "{source}: the outputs are {:?}, the training outputs are not",
                 held.kind()
             ))),
         }

@@ -126,7 +126,7 @@ fn count_owned(
         }
         let source = path.display().to_string();
         let held: Outputs = parse_outputs_at(text, Some(kind), &source, first_line)?;
-        scorer.count(counts, thresholds, &held, prime, chunk * CHUNK)?;
+        scorer.count(counts, thresholds, &held, prime, (&source, chunk * CHUNK))?;
         text.clear();
         Ok(())
     };
@@ -276,6 +276,26 @@ fn shard_and_kind(
 ) -> Result<(ShardCounts, OutputKind), AuditError> {
     let train_scans = same_size("training", files.train)?;
     let held_scans = same_size("held-out", files.held)?;
+    // A held-out file with a training file's bytes would certify events chosen on itself.
+    for (t, tp) in [
+        (train_scans.0, files.train.x),
+        (train_scans.1, files.train.x_prime),
+    ] {
+        for (h, hp) in [
+            (held_scans.0, files.held.x),
+            (held_scans.1, files.held.x_prime),
+        ] {
+            if t == h {
+                return Err(AuditError::InvalidConfig(format!(
+                    "the held-out file {} has the bytes of the training file {} (the same \
+                     FNV-1a fingerprint and outputs): the held-out outputs must be fresh draws, \
+                     independent of the training ones",
+                    hp.display(),
+                    tp.display()
+                )));
+            }
+        }
+    }
     let train = as_usize(train_scans.0.outputs)?;
     let samples = as_usize(held_scans.0.outputs)?;
     let pilot = train.min(files.in_memory);
