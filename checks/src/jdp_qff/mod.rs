@@ -125,6 +125,14 @@ pub fn checks() -> Vec<Check> {
             "jdp-qff/control/scaling-greedy-local",
             scaling::control_greedy_local,
         ),
+        Check::new(
+            "jdp-qff/scaling/jdp-orthogonal-arms-alpha-100",
+            scaling::scaling_jdp_orthogonal_arms_alpha_100,
+        ),
+        Check::new(
+            "jdp-qff/control/scaling-greedy-jdp-alpha-100",
+            scaling::control_greedy_jdp_alpha_100,
+        ),
         Check::new("jdp-qff/sweep/alpha", sweep::sweep_alpha),
     ]
 }
