@@ -128,8 +128,9 @@ struct RunArgs {
     /// Base seed (every shard of one audit needs the same).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Draw only shard i of n of the held-out outputs and write its counts to --out.
-    #[arg(long, requires = "out")]
+    /// Draw only shard i of n of the held-out outputs and write its counts to --out (the
+    /// certificate, its plot and its sample size come from `merge`).
+    #[arg(long, requires = "out", conflicts_with_all = ["json", "plot", "target_tightness"])]
     shard: Option<String>,
     /// With --shard: the file of the shard's counts (JSON).
     #[arg(long, requires = "shard")]

@@ -299,11 +299,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     std::fs::write(&diff_marker, rev)?;
                     Some(patch)
                 }
-                // A retest or an iteration of an `--in-diff` run keeps its listing: the changed
-                // lines' mutants (without the patch, `--iterate` would test the whole group
-                // under the diff's label).
+                // A retest or an iteration of an `--in-diff` run keeps to the changed lines
+                // (without a patch, `--iterate` would test the whole group under the diff's
+                // label): the diff against the run's revision, taken again so that its lines
+                // are today's.
                 None if (args.retest_missed || args.iterate) && diff_marker.exists() => {
-                    Some(out.join(g.name).join(IN_DIFF_PATCH))
+                    let rev = std::fs::read_to_string(&diff_marker)?;
+                    Some(write_group_diff(&root, &out, g, rev.trim())?)
                 }
                 None => {
                     if diff_marker.exists() {

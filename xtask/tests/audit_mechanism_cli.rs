@@ -13,11 +13,14 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `cargo xtask audit-mechanism ARGS --plot DIR/tradeoff.svg`.
+/// `cargo xtask audit-mechanism ARGS --plot DIR/tradeoff.svg` (without the plot for a shard,
+/// which draws none: `--plot` with `--shard` is a usage error).
 fn xtask(dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_xtask"));
     c.current_dir(root()).arg("audit-mechanism").args(args);
-    c.args(["--plot", dir.join("tradeoff.svg").to_str().expect("utf-8")]);
+    if !args.contains(&"--shard") {
+        c.args(["--plot", dir.join("tradeoff.svg").to_str().expect("utf-8")]);
+    }
     c
 }
 

@@ -433,7 +433,7 @@ fn pearson(a: &[f64], b: &[f64]) -> f64 {
 /// scales read the same words for the same quantile; below `2^32` units it takes a 32-bit word
 /// with Lemire's rejection, whose probability `(2^32 mod ceil(sigma)) / 2^32` depends on the
 /// scale (0.06 to 0.31 at the scales below, so the batches part within a few entries; a
-/// `ceil(sigma)` dividing `2^32` would never reject and stay in step). The scales and grid are jdp-qff's Figure 1 and 2 settings (`2^-27`, the grid of
+/// `ceil(sigma)` dividing `2^32` would never reject; not measured). The scales and grid are jdp-qff's Figure 1 and 2 settings (`2^-27`, the grid of
 /// its 77 421 packed coordinates): `sigma` 42.34 and 203.47 (5.7e9 and 2.7e10 units) couple,
 /// 22.12 and 29.94 (3.0e9 and 4.0e9 units) do not, which is what the reproduction's curves
 /// showed (`docs/jdp-qff.md`, "The hardened sampler in the reproduction"). The textbook batch

@@ -289,7 +289,8 @@ fn shard_and_kind(
                 return Err(AuditError::InvalidConfig(format!(
                     "the held-out file {} has the bytes of the training file {} (the same \
                      FNV-1a fingerprint and outputs): the held-out outputs must be fresh draws, \
-                     independent of the training ones",
+                     independent of the training ones (a mechanism whose outputs never vary \
+                     repeats them, but then its outputs carry no information to audit)",
                     hp.display(),
                     tp.display()
                 )));
