@@ -125,14 +125,17 @@ pub fn checks() -> Vec<Check> {
             "jdp-qff/control/scaling-greedy-local",
             scaling::control_greedy_local,
         ),
+        // Full-only: about 70 s each on 2 cores (docs/jdp-qff.md).
         Check::new(
             "jdp-qff/scaling/jdp-orthogonal-arms-alpha-100",
             scaling::scaling_jdp_orthogonal_arms_alpha_100,
-        ),
+        )
+        .full_only(),
         Check::new(
             "jdp-qff/control/scaling-greedy-jdp-alpha-100",
             scaling::control_greedy_jdp_alpha_100,
-        ),
+        )
+        .full_only(),
         Check::new("jdp-qff/sweep/alpha", sweep::sweep_alpha),
     ]
 }

@@ -59,7 +59,8 @@
 //! same seeds and the noise alone removed from Algorithm 2's releases the runs lock again: the
 //! test `at_alpha_100_the_privacy_noise_unlocks_greedy_play` below; docs/jdp-qff.md). So the
 //! JDP pair runs a third time at the rate checks' `alpha = 100`
-//! ([`Problem::OrthogonalArmsAtRateAlpha`]) with 192 seeds on `T = 4096..65536`, where the
+//! ([`Problem::OrthogonalArmsAtRateAlpha`], `--full` only: about 70 s each) with 192 seeds on
+//! `T = 4096..65536`, where the
 //! algorithm's own regret has reached its rate (on `1024..16384` its slope was 0.594, above
 //! 1/2). Local JDP has no such pair: at `alpha = 100` its own slope on `4096..65536` is 0.791,
 //! [0.784, 0.798] (192 seeds), above its exponent 3/4, so the check would FAIL the algorithm
@@ -257,9 +258,8 @@ fn config(ctx: &Context, variant: Variant, problem: Problem) -> ScalingConfig {
         // (87% at 10^4), so its slope is noisier: with 96 seeds its control was FAILed by
         // only 0.780 of the resampled experiments, and a width removed in the crate (planted)
         // left the rate check INCONCLUSIVE at 48 seeds (0.781, [0.372, 1.190]). Hence 192.
-        Problem::OrthogonalArmsAtRateAlpha => {
-            (geometric_horizons(4096, 65536, ctx.mode.pick(6, 8)), 192)
-        }
+        // Full-only (about 140 s for the pair on 2 cores), so one grid.
+        Problem::OrthogonalArmsAtRateAlpha => (geometric_horizons(4096, 65536, 6), 192),
     };
     match variant {
         Variant::Jdp => scaling_config(horizons, seeds, ctx.check_seed(), 0.5, 1.5),
