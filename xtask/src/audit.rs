@@ -37,7 +37,9 @@ use verification::audit::external_stream::{
     OutputFiles, StreamedFiles, audit_external_shard, audit_external_streamed,
 };
 
-use crate::audit_shards::{ReportOptions, merge_files, warn_if_training_small, write_shard};
+use crate::audit_shards::{
+    ReportOptions, event_line, merge_files, target_line, warn_if_training_small, write_shard,
+};
 
 /// Options of `audit`.
 #[derive(clap::Args)]
@@ -394,28 +396,14 @@ fn print(a: &ExternalAudit, plot: &std::path::Path) {
             opt(r.mu_tightness, &|t| format!("{t:.3}"))
         );
     }
-    println!(
-        "event: {} (false positives {} of {}, false negatives {} of {}); statistic: {}",
-        r.eps_event.event,
-        r.eps_event.false_positives,
-        r.samples,
-        r.eps_event.false_negatives,
-        r.samples,
-        r.statistic
-    );
+    println!("{}", event_line(r));
     println!(
         "outputs: {} per input ({} training, {} held out); {:?}",
         a.outputs_per_input, r.train_samples, r.samples, a.kind
     );
-    match a.samples_for_target {
-        Some(n) => println!(
-            "held-out outputs per input for tightness {}: about {n} (at this event's rates)",
-            a.target_tightness
-        ),
-        None => println!(
-            "tightness {} is not reachable at this event (its point estimate is {:.6})",
-            a.target_tightness, r.eps_estimate
-        ),
-    }
+    println!(
+        "{}",
+        target_line(r, a.target_tightness, a.samples_for_target)
+    );
     println!("plot: {}", plot.display());
 }

@@ -120,24 +120,8 @@ pub fn report(
                 opt(r.mu_tightness)
             );
         }
-        println!(
-            "event: {} (false positives {} of {}, false negatives {} of {}); statistic: {}",
-            r.eps_event.event,
-            r.eps_event.false_positives,
-            r.samples,
-            r.eps_event.false_negatives,
-            r.samples,
-            r.statistic
-        );
-        match samples_for_target {
-            Some(n) => println!(
-                "held-out outputs per input for tightness {target}: about {n} (at this event's rates)"
-            ),
-            None => println!(
-                "tightness {target} is not reachable at this event (its point estimate is {:.6})",
-                r.eps_estimate
-            ),
-        }
+        println!("{}", event_line(r));
+        println!("{}", target_line(r, target, samples_for_target));
         let from = merged.map_or(String::new(), |n| format!("; merged from {n} shards"));
         println!(
             "outputs per input: {} held out, {} training{from}",
@@ -149,4 +133,31 @@ pub fn report(
         std::process::exit(3);
     }
     Ok(())
+}
+
+/// The certified event's line of a text certificate (both audit commands).
+pub fn event_line(r: &AuditResult) -> String {
+    format!(
+        "event: {} (false positives {} of {}, false negatives {} of {}); statistic: {}",
+        r.eps_event.event,
+        r.eps_event.false_positives,
+        r.samples,
+        r.eps_event.false_negatives,
+        r.samples,
+        r.statistic
+    )
+}
+
+/// The line of a text certificate on the held-out outputs per input that `target` tightness
+/// would need (`samples`, from [`samples_for_tightness`]).
+pub fn target_line(r: &AuditResult, target: f64, samples: Option<u64>) -> String {
+    match samples {
+        Some(n) => format!(
+            "held-out outputs per input for tightness {target}: about {n} (at this event's rates)"
+        ),
+        None => format!(
+            "tightness {target} is not reachable at this event (its point estimate is {:.6})",
+            r.eps_estimate
+        ),
+    }
 }

@@ -124,6 +124,13 @@ fn number(source: &str, line: usize, field: &str) -> Result<f64, AuditError> {
     Ok(v)
 }
 
+/// Whether a line is an output: not blank and not a `#` comment (leading and trailing
+/// whitespace ignored). The one rule of the parser and of the streamed audit's counts.
+pub(super) fn is_output(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
 /// Parse the outputs in `text` (`source` names it in errors); `kind = None` takes the kind of
 /// the first output line.
 ///
@@ -149,7 +156,7 @@ pub(super) fn parse_outputs_at(
         .lines()
         .enumerate()
         .map(|(i, l)| (i + first_line, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .filter(|(_, l)| is_output(l))
         .collect();
     let Some(&(_, first)) = lines.first() else {
         return Err(AuditError::InvalidConfig(format!("{source}: no outputs")));

@@ -37,7 +37,8 @@ use privacy::claim::PrivacyClaim;
 use super::counts::HeldOutCounts;
 use super::counts::Thresholds;
 use super::external::{
-    ExternalAudit, OutputKind, Outputs, Scorer, TrainingCount, fit, parse_outputs, parse_outputs_at,
+    ExternalAudit, OutputKind, Outputs, Scorer, TrainingCount, fit, is_output, parse_outputs,
+    parse_outputs_at,
 };
 use super::{AuditConfig, AuditError, CHUNK, Shard, ShardCounts, merge};
 
@@ -50,11 +51,12 @@ pub struct FileScan {
     pub fingerprint: u64,
 }
 
-/// Whether a line (without its end) is an output: not blank, not a `#` comment (the rule of
-/// [`parse_outputs`]).
-fn is_output(line: &str) -> bool {
-    let t = line.trim();
-    !t.is_empty() && !t.starts_with('#')
+/// Append line `l` (read with or without its end) to `text`, ending it.
+fn push_line(text: &mut String, l: &str) {
+    text.push_str(l);
+    if !l.ends_with('\n') {
+        text.push('\n');
+    }
 }
 
 fn io_error(path: &Path, e: &std::io::Error) -> AuditError {
@@ -134,7 +136,7 @@ fn count_owned(
         if !is_output(l) {
             // Kept inside an owned chunk, so that its text's lines are the file's.
             if !text.is_empty() {
-                text.push_str(l);
+                push_line(&mut text, l);
             }
             return Ok(true);
         }
@@ -146,10 +148,7 @@ fn count_owned(
             if text.is_empty() {
                 first_line = n;
             }
-            text.push_str(l);
-            if !l.ends_with('\n') {
-                text.push('\n');
-            }
+            push_line(&mut text, l);
         }
         k += 1;
         Ok(true)
@@ -195,10 +194,7 @@ pub fn read_first(path: &Path, n: usize, kind: Option<OutputKind>) -> Result<Out
         if k == n {
             return Ok(false);
         }
-        text.push_str(l);
-        if !l.ends_with('\n') {
-            text.push('\n');
-        }
+        push_line(&mut text, l);
         k += usize::from(is_output(l));
         Ok(true)
     })?;
